@@ -6,7 +6,7 @@
  */
 import { AppError } from '../errors.js';
 import { INTERNAL_TOKEN_HEADER, type InternalTokens, type Principal } from '../auth/principal.js';
-import { coalesce } from '../coalesce.js';
+import { coalesce, coalesceLookups } from '../coalesce.js';
 
 export interface SubgraphTarget {
   /** The subgraph's base URL; /graphql is appended. */
@@ -38,8 +38,41 @@ export type SubgraphQuery = <T>(t: SubgraphTarget, caller: Principal, query: str
  */
 export function sharedSubgraphQuery(): SubgraphQuery {
   const shared = coalesce<unknown>();
-  return <T>(t: SubgraphTarget, caller: Principal, query: string, variables: Record<string, unknown>, what: string) => {
-    const key = JSON.stringify([t.url, caller.accountId, [...caller.policies].sort(), [...caller.roles].sort(), caller.isOwner, caller.via, query, variables]);
-    return shared(key, () => querySubgraphAs<T>(t, caller, query, variables, what)) as Promise<T>;
+  return <T>(t: SubgraphTarget, caller: Principal, query: string, variables: Record<string, unknown>, what: string) =>
+    shared(JSON.stringify([t.url, ...readerOf(caller), query, variables]), () => querySubgraphAs<T>(t, caller, query, variables, what)) as Promise<T>;
+}
+
+/** What an account-scoped read's answer depends on: the account and what the caller may read, not who it is. */
+const readerOf = (p: Principal) => [p.accountId, [...p.policies].sort(), [...p.roles].sort(), p.isOwner, p.via];
+
+/**
+ * The same for lookups by id (a screen's own device record): ids asked by one account's callers
+ * while a lookup runs are looked up together in one follow-up request of at most `maxIds` ids;
+ * `variables(ids)` gives the request's variables for them, `byId(data)` its answer by id.
+ */
+export type SubgraphLookup<V> = <T>(
+  t: SubgraphTarget,
+  caller: Principal,
+  ids: readonly string[],
+  query: string,
+  variables: (ids: string[]) => Record<string, unknown>,
+  byId: (data: T) => Map<string, V>,
+  what: string,
+) => Promise<Map<string, V>>;
+
+export function sharedSubgraphLookup<V>(maxIds: number): SubgraphLookup<V> {
+  const shared = coalesceLookups<V>(maxIds);
+  return function lookup<T>(
+    t: SubgraphTarget,
+    caller: Principal,
+    ids: readonly string[],
+    query: string,
+    variables: (ids: string[]) => Record<string, unknown>,
+    byId: (data: T) => Map<string, V>,
+    what: string,
+  ) {
+    return shared(JSON.stringify([t.url, ...readerOf(caller), query]), ids, async (all) =>
+      byId(await querySubgraphAs<T>(t, caller, query, variables(all), what)),
+    );
   };
 }

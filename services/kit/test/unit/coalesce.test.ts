@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { coalesce, devicePrincipal, InternalTokens, INTERNAL_TOKEN_HEADER, sharedSubgraphQuery } from '../../src/index.js';
+import { coalesce, coalesceLookups, devicePrincipal, InternalTokens, INTERNAL_TOKEN_HEADER, sharedSubgraphQuery } from '../../src/index.js';
 
 /** A run the test finishes by hand: `done(v)` settles the execution it stands for. */
 function controlled<V>() {
@@ -114,4 +114,33 @@ describe('sharedSubgraphQuery over HTTP', () => {
     expect(seen.filter((s) => s.account === 'acc-1')).toHaveLength(2);
     expect(seen.filter((s) => s.account === 'acc-2')).toHaveLength(1);
   });
+});
+
+test('lookups by id: ids asked during a lookup are looked up together; each caller gets its own', async () => {
+  const lookups: string[][] = [];
+  let release: () => void = () => undefined;
+  const lookup = async (ids: string[]) => {
+    lookups.push(ids);
+    if (lookups.length === 1) await new Promise<void>((r) => (release = r));
+    return new Map(ids.filter((id) => id !== 'gone').map((id) => [id, `record ${id}`]));
+  };
+  const shared = coalesceLookups<string>(3);
+  const first = shared('acc', ['a'], lookup);
+  await flush();
+  const b = shared('acc', ['b'], lookup);
+  const cd = shared('acc', ['c', 'gone'], lookup);
+  const tooMany = shared('acc', ['x', 'y'], lookup); // b, c, gone, x, y: more than 3, so it asks alone at once
+  await flush();
+  expect(lookups).toEqual([['a'], ['x', 'y']]);
+  release();
+  expect(await first).toEqual(new Map([['a', 'record a']]));
+  expect(await b).toEqual(new Map([['b', 'record b']]));
+  expect(await cd).toEqual(new Map([['c', 'record c']]));
+  expect(await tooMany).toEqual(
+    new Map([
+      ['x', 'record x'],
+      ['y', 'record y'],
+    ]),
+  );
+  expect(lookups).toEqual([['a'], ['x', 'y'], ['b', 'c', 'gone']]);
 });

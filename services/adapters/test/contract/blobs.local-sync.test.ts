@@ -21,7 +21,7 @@ if (problem) skipNote(`blobs.local-sync.test: ${problem}; the sync-order test is
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 (problem ? test.skip : test)(
-  'a 40 MiB upload: data flushes while it arrives (every 16 MiB), then an fsync, then the commit',
+  'a 40 MiB upload: data flushes while it arrives (from 16 MiB on, one at a time), then an fsync, then the commit',
   async () => {
     const log = join(work, 'syncs.log');
     const root = new URL('../../../../', import.meta.url).pathname;
@@ -42,7 +42,9 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
     expect(events.at(-1)).toBe('committed');
     expect(events.at(-2)).toBe('fsync 0');
     const flushes = events.filter((e) => e === 'fdatasync 0');
-    expect(flushes.length).toBeGreaterThanOrEqual(2); // 40 MiB: at 16 and 32 MiB written (one at a time)
+    // The first flush starts at 16 MiB written; a second at 32 MiB only if the first has returned by
+    // then (one at a time), which a busy machine decides: at least one.
+    expect(flushes.length).toBeGreaterThanOrEqual(1);
     expect(events).toEqual([...flushes, 'fsync 0', 'committed']);
   },
   // Generous: a busy 2-core machine starts the child (node + tsx) slowly; the upload itself is ~40 MB.

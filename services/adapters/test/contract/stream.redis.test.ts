@@ -9,8 +9,8 @@ import { Redis } from 'ioredis';
 import type { StreamMessage } from '@pylon/kit';
 import { createRedisStream } from '../../src/redis/stream.redis.js';
 import { streamContract } from '@pylon/kit/contract/stream.contract';
-import { redisProblem } from './redis-reachable.js';
-import { skipNote, uniqueName, waitFor } from '../../../kit/test/contract/wait.helpers.js';
+import { redisProblem, redisSuite } from './redis-reachable.js';
+import { uniqueName, waitFor } from '../../../kit/test/contract/wait.helpers.js';
 
 const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const prefix = `${uniqueName('pylon-test-stream')}:`;
@@ -26,7 +26,7 @@ afterAll(async () => {
   r.disconnect();
 });
 
-if (problem === null) {
+redisSuite('stream.redis', url, problem, () => {
   streamContract('redis', make, { timeoutMs: 10_000 });
 
   test('redis: a batch held by a member that died (no acknowledgement) is handled by another member after claimIdleMs', async () => {
@@ -158,11 +158,4 @@ if (problem === null) {
       await stream.close();
     }
   }, 30_000);
-} else if (process.env.CI) {
-  test('redis is reachable under CI', () => {
-    throw new Error(`stream.redis: cannot connect to ${url} (${problem}); CI must start redis-server`);
-  });
-} else {
-  skipNote(`stream.redis: skipped, cannot connect to ${url} (${problem}); set REDIS_URL or start redis-server`);
-  test.skip('stream.redis: needs a reachable Redis', () => undefined);
-}
+});

@@ -95,16 +95,15 @@ test('every allowed rollup grain answers what the raw tables answer', async () =
       async (rows, startHour, hours, interval, timeZone) => {
         const acc = `acc-${++run}`;
         const iso = (t: number) => new Date(t).toISOString();
+        /** What every record `id` made from row r has: the account, r's device, r's time. */
+        const record = (id: string, r: { device: string; t: number }) => ({ id, account_id: acc, device_id: r.device, timestamp: iso(r.t) });
         await store.insert(
           'play_logs',
           rows.map((r, i) =>
             playRow({
-              id: `p${i}`,
-              account_id: acc,
-              device_id: r.device,
+              ...record(`p${i}`, r),
               file_id: r.file,
               file_name: `${r.file}-${i}`,
-              timestamp: iso(r.t),
               duration: r.n,
               type: '',
               ...(r.status ? { status: r.status } : {}),
@@ -113,22 +112,11 @@ test('every allowed rollup grain answers what the raw tables answer', async () =
         );
         await redelivered(
           'ping_logs',
-          rows.map((r, i) =>
-            pingRow({
-              id: `g${i}`,
-              account_id: acc,
-              device_id: r.device,
-              timestamp: iso(r.t),
-              cpu_usage: r.n,
-              memory_usage: 100 - r.n,
-              disk_usage: 1,
-              player_version: '',
-            }),
-          ),
+          rows.map((r, i) => pingRow({ ...record(`g${i}`, r), cpu_usage: r.n, memory_usage: 100 - r.n, disk_usage: 1, player_version: '' })),
         );
         await store.insert(
           'event_logs',
-          rows.map((r, i) => eventRow({ id: `e${i}`, account_id: acc, device_id: r.device, session_id: r.session, event_name: r.name, timestamp: iso(r.t) })),
+          rows.map((r, i) => eventRow({ ...record(`e${i}`, r), session_id: r.session, event_name: r.name })),
         );
         // Three impressions per row (a minute apart, different dwell times), so rollup buckets hold several.
         await redelivered(
@@ -136,9 +124,7 @@ test('every allowed rollup grain answers what the raw tables answer', async () =
           rows.flatMap((r, i) =>
             [0, 1, 2].map((k) =>
               impressionRow({
-                id: `i${i}-${k}`,
-                account_id: acc,
-                device_id: r.device,
+                ...record(`i${i}-${k}`, r),
                 file_id: r.file,
                 timestamp: iso(Math.min(r.t + k * 60_000, T0 + SPAN - 1)),
                 sensor: 'cam',
@@ -159,11 +145,8 @@ test('every allowed rollup grain answers what the raw tables answer', async () =
             .filter((r) => r.late)
             .map((r, i) =>
               impressionRow({
-                id: `late${i}`,
-                account_id: acc,
-                device_id: r.device,
+                ...record(`late${i}`, r),
                 file_id: r.file,
-                timestamp: iso(r.t),
                 sensor: 'cam',
                 dwell_time: 1,
                 gender: r.gender,

@@ -8,7 +8,9 @@
  *
  * The second line is the physical floor of the same work in Node on this machine: a bare node:http
  * server that takes the same body from the same client, hashes it (SHA-512, which the media record
- * carries), writes it to a file and fsyncs it (as the blob store does) before it answers.
+ * carries), writes it to a file and fsyncs it (as the blob store does) before it answers, the
+ * fastest simple way (batched writes, flushed as they arrive): none of the product's routing,
+ * authentication, type probing or records.
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -104,18 +106,51 @@ async function copyMbs(src: string, copy: string, size: number): Promise<number>
   return mbs;
 }
 
-/** The floor: a bare node:http server storing the body as the product must (SHA-512, a file, fsync). */
+/**
+ * The body into `path` the fastest simple way: SHA-512 over each chunk, the chunks written in 1 MiB
+ * `writev`s (one in flight), the data flushed every 16 MiB while it arrives, fsync at the end.
+ */
+async function storeBody(req: AsyncIterable<Buffer>, path: string): Promise<string> {
+  const hash = createHash('sha512');
+  const f = await open(path, 'w');
+  try {
+    let batch: Buffer[] = [];
+    let bytes = 0;
+    let unflushed = 0;
+    let write: Promise<unknown> = Promise.resolve();
+    let flush: Promise<unknown> = Promise.resolve();
+    for await (const chunk of req) {
+      hash.update(chunk);
+      batch.push(chunk);
+      bytes += chunk.length;
+      if (bytes < MB) continue;
+      await write;
+      write = f.writev(batch);
+      [batch, unflushed, bytes] = [[], unflushed + bytes, 0];
+      if (unflushed >= 16 * MB) {
+        await flush;
+        const written = write;
+        flush = written.then(() => f.datasync());
+        unflushed = 0;
+      }
+    }
+    await write;
+    await f.writev(batch);
+    await flush;
+    await f.sync();
+  } finally {
+    await f.close();
+  }
+  return hash.digest('hex');
+}
+
+/** The floor: a bare node:http server storing the body as the product must (SHA-512, a file, fsync), as fast as it simply can. */
 async function bareUploadServer(dir: string): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const path = join(dir, 'bench-floor.bin');
-    const hash = createHash('sha512');
-    req.on('data', (c: Buffer) => hash.update(c));
-    pipeline(req, createWriteStream(path))
-      .then(async () => {
-        const f = await open(path, 'r+');
-        await f.sync();
-        await f.close();
-        res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sha512: hash.digest('hex') }));
+    storeBody(req, path)
+      .then(async (sha512) => {
+        res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sha512 }));
         await rm(path);
       })
       .catch(async () => {

@@ -69,10 +69,42 @@ export function uploadDeltaLines(previous: BenchResult | undefined, current: Ben
   return [`upload / local copy  ${now.ratio.toFixed(2)}×  ${change}`];
 }
 
+/** The repository's print width (.prettierrc.json). */
+const PRINT_WIDTH = 160;
+
+/**
+ * `JSON.stringify(value, null, 2)` as the repository's formatter writes it, so a result file is
+ * committed as written: an array of numbers, strings, booleans or nulls stands on one line when
+ * that line fits the print width (JSON.stringify puts one element a line).
+ */
+function formatJson(value: unknown): string {
+  const scalar = String.raw`(?:-?\d[\d.eE+-]*|"(?:[^"\\]|\\.)*"|true|false|null)`;
+  const array = new RegExp(String.raw`^( *)((?:"(?:[^"\\]|\\.)*": )?)\[\n((?: *${scalar},?\n)+) *\]`, 'gm');
+  return JSON.stringify(value, null, 2).replace(array, (whole, indent: string, key: string, items: string, offset: number, text: string) => {
+    const elements = items
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.trim().replace(/,$/, ''));
+    const one = `${indent}${key}[${elements.join(', ')}]`;
+    const rest = text.slice(offset + whole.length).match(/^[^\n]*/)![0]; // the `,` after the array, if any
+    if (one.length + rest.length <= PRINT_WIDTH) return one;
+    if (!elements.every((e) => /^-?\d/.test(e))) return whole;
+    // Numbers that do not fit on one line fill lines up to the width (others stand one a line).
+    const lines: string[] = [];
+    for (const e of elements) {
+      const last = lines.length - 1;
+      if (last >= 0 && lines[last]!.length + 2 + e.length + 1 <= PRINT_WIDTH) lines[last] += ` ${e},`;
+      else lines.push(`${indent}  ${e},`);
+    }
+    lines[lines.length - 1] = lines[lines.length - 1]!.slice(0, -1);
+    return `${indent}${key}[\n${lines.join('\n')}\n${indent}]`;
+  });
+}
+
 /** Writes `result` into `dir` as <date>.json (colons replaced, so the name is valid everywhere); returns its path. */
 export function writeResult(dir: string, result: BenchResult): string {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${result.date.replace(/:/g, '-')}.json`);
-  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(file, `${formatJson(result)}\n`);
   return file;
 }

@@ -2,6 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { deltaLines, previousResult, startDeltaLines, writeResult, type BenchResult } from '../../bench/src/results.js';
 
 const load = (name: string, rps: number) => ({ name, rps, p50: 1, p99: 2, errors: 0 });
@@ -43,4 +44,23 @@ test('starts are compared by process: the milliseconds to ready and their change
   };
   expect(startDeltaLines(previous, current)).toEqual(['start: all-in-one  1800 ms  -300 ms (was 2100 ms)', 'start: datatables subgraph  700 ms  new']);
   expect(startDeltaLines(result('c', []), result('d', []))).toEqual([]);
+});
+
+test('a result file is written as the formatter writes it, so a full run commits without a format pass', async () => {
+  const prettier = await import('prettier');
+  const options = { ...(await prettier.resolveConfig(fileURLToPath(new URL('../../package.json', import.meta.url)))), parser: 'json' };
+  const sine = (n: number, scale: number) => Array.from({ length: n }, (_, i) => Math.round(Math.sin(i * 7.3) * scale * 1000) / 1000);
+  const current = {
+    ...result('2026-11-30T15:29:23.127Z', [load('gateway', 500)]),
+    upload: { ratio: 0.45, rounds: [0.4, 0.45, 0.56] },
+    wide: { numbers: sine(90, 1000), strings: Array.from({ length: 30 }, (_, i) => `step-${i}`), nested: [{ a: [] as number[], b: [true, null, 'x"y'] }] },
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'bench-history-'));
+  try {
+    const text = readFileSync(writeResult(dir, current as unknown as BenchResult), 'utf8');
+    expect(text).toContain('"rounds": [0.4, 0.45, 0.56]');
+    expect(text).toBe(await prettier.format(text, options));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -43,6 +43,7 @@ export * from './insert-unless-present.js';
 export * from './template-layout.js';
 export * from './http/outbound-url.js';
 export * from './http/query-subgraph.js';
+export * from './coalesce.js';
 export * from './telemetry.js';
 export * from './change-events.js';
 export * from './push-events.js';

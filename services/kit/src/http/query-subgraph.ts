@@ -6,6 +6,7 @@
  */
 import { AppError } from '../errors.js';
 import { INTERNAL_TOKEN_HEADER, type InternalTokens, type Principal } from '../auth/principal.js';
+import { coalesce, coalesceLookups } from '../coalesce.js';
 
 export interface SubgraphTarget {
   /** The subgraph's base URL; /graphql is appended. */
@@ -24,4 +25,54 @@ export async function querySubgraphAs<T>(t: SubgraphTarget, caller: Principal, q
   const body = res?.ok ? ((await res.json().catch(() => null)) as { data?: T } | null) : null;
   if (!body?.data) throw new AppError('UNAVAILABLE', `${what} could not be checked; retry`);
   return body.data;
+}
+
+export type SubgraphQuery = <T>(t: SubgraphTarget, caller: Principal, query: string, variables: Record<string, unknown>, what: string) => Promise<T>;
+
+/**
+ * querySubgraphAs for reads whose answer depends on the caller's account and policies only, not on
+ * who asks (a screen's content, an account's time zone): identical reads of one account in flight at
+ * once share one request (coalesce: each caller's answer was fetched after it asked). After an edit
+ * every screen of the account computes its manifest at once; this makes that one content request
+ * per wave instead of one per screen (issue 39, the distributed capacity scenario).
+ */
+export function sharedSubgraphQuery(): SubgraphQuery {
+  const shared = coalesce<unknown>();
+  return <T>(t: SubgraphTarget, caller: Principal, query: string, variables: Record<string, unknown>, what: string) =>
+    shared(JSON.stringify([t.url, ...readerOf(caller), query, variables]), () => querySubgraphAs<T>(t, caller, query, variables, what)) as Promise<T>;
+}
+
+/** What an account-scoped read's answer depends on: the account and what the caller may read, not who it is. */
+const readerOf = (p: Principal) => [p.accountId, [...p.policies].sort(), [...p.roles].sort(), p.isOwner, p.via];
+
+/**
+ * The same for lookups by id (a screen's own device record): ids asked by one account's callers
+ * while a lookup runs are looked up together in one follow-up request of at most `maxIds` ids;
+ * `variables(ids)` gives the request's variables for them, `byId(data)` its answer by id.
+ */
+export type SubgraphLookup<V> = <T>(
+  t: SubgraphTarget,
+  caller: Principal,
+  ids: readonly string[],
+  query: string,
+  variables: (ids: string[]) => Record<string, unknown>,
+  byId: (data: T) => Map<string, V>,
+  what: string,
+) => Promise<Map<string, V>>;
+
+export function sharedSubgraphLookup<V>(maxIds: number): SubgraphLookup<V> {
+  const shared = coalesceLookups<V>(maxIds);
+  return function lookup<T>(
+    t: SubgraphTarget,
+    caller: Principal,
+    ids: readonly string[],
+    query: string,
+    variables: (ids: string[]) => Record<string, unknown>,
+    byId: (data: T) => Map<string, V>,
+    what: string,
+  ) {
+    return shared(JSON.stringify([t.url, ...readerOf(caller), query]), ids, async (all) =>
+      byId(await querySubgraphAs<T>(t, caller, query, variables(all), what)),
+    );
+  };
 }

@@ -1,8 +1,21 @@
 /**
  * The directory ports over the other subgraphs' GraphQL (distributed mode), each request signed as
- * the caller so the other subgraph answers from the caller's account only.
+ * the caller so the other subgraph answers from the caller's account only. After an edit the
+ * account's screens compute their manifests together: the reads each makes (the schedules' content
+ * still existing, the content and media it plays, the account's time zone) are shared between
+ * identical calls of one account in flight at once (sharedSubgraphQuery), and the screens' device
+ * records are looked up together (sharedSubgraphLookup).
  */
-import { devicePrincipal, effectiveWindow, mapTemplateLayout, querySubgraphAs, type SubgraphTarget, type TemplateLayout } from '@pylon/kit';
+import {
+  devicePrincipal,
+  effectiveWindow,
+  mapTemplateLayout,
+  querySubgraphAs,
+  sharedSubgraphLookup,
+  sharedSubgraphQuery,
+  type SubgraphTarget,
+  type TemplateLayout,
+} from '@pylon/kit';
 import type { AccountDirectory } from '../ports/account-directory.js';
 import type { FleetDevice } from '../domain/override.js';
 import type { ContentDirectory, ManifestMedia, ManifestPlaylist, ManifestTemplate } from '../ports/content-directory.js';
@@ -13,17 +26,19 @@ type ManifestSource = ManifestPlaylist['sources'][number];
 const ask = querySubgraphAs;
 
 export function createHttpDeviceDirectory(t: Target): DeviceDirectory {
+  const lookup = sharedSubgraphLookup<DeviceFacts>(DEVICE_LOOKUP_IDS);
   return {
     async devices(caller, ids) {
       if (!ids.length) return new Map();
-      const data = await ask<{ device: DeviceFacts[] | null }>(
+      return lookup<{ device: DeviceFacts[] | null }>(
         t,
         caller,
+        ids,
         'query($id: [String!], $limit: Int) { device(id: $id, limit: $limit) { id timezone } }',
-        { id: ids, limit: ids.length },
+        (all) => ({ id: all, limit: all.length }),
+        (data) => new Map((data.device ?? []).map((d) => [d.id, { id: d.id, timezone: d.timezone ?? null }])),
         'the devices',
       );
-      return new Map((data.device ?? []).map((d) => [d.id, { id: d.id, timezone: d.timezone ?? null }]));
     },
     async fleet(caller) {
       const devices: FleetDevice[] = [];
@@ -70,6 +85,9 @@ export function createHttpDeviceDirectory(t: Target): DeviceDirectory {
   };
 }
 
+/** The most device ids one shared lookup asks for (the screens of one account computing their manifests together). */
+const DEVICE_LOOKUP_IDS = 500;
+
 const DISPLAY_MUTATION = 'mutation($input: BulkDeviceCommandsInput!) { sendBulkDeviceCommands(input: $input) { success error } }';
 
 const FLEET_PAGE = 1000;
@@ -83,9 +101,10 @@ interface RemoteFleetDevice {
 }
 
 export function createHttpAccountDirectory(t: Target): AccountDirectory {
+  const shared = sharedSubgraphQuery();
   return {
     async timeZone(caller) {
-      const data = await ask<{ account: { timezone: string } | null }>(t, caller, '{ account { timezone } }', {}, 'the account');
+      const data = await shared<{ account: { timezone: string } | null }>(t, caller, '{ account { timezone } }', {}, 'the account');
       return data.account?.timezone ?? 'UTC';
     },
     async hasOrganization(caller, orgId) {
@@ -102,18 +121,19 @@ export function createHttpAccountDirectory(t: Target): AccountDirectory {
 }
 
 export function createHttpContentDirectory(t: Target): ContentDirectory {
+  const shared = sharedSubgraphQuery();
   return {
     async existing(caller, kind, ids) {
       if (!ids.length) return new Set();
       const query = `query($ids: [String], $limit: Int) { ${kind}(where: { id: { in: $ids } }, limit: $limit) { id } }`;
-      const data = await ask<Record<string, { id: string }[] | null>>(t, caller, query, { ids, limit: ids.length }, `the ${kind}s`);
+      const data = await shared<Record<string, { id: string }[] | null>>(t, caller, query, { ids, limit: ids.length }, `the ${kind}s`);
       return new Set((data[kind] ?? []).map((r) => r.id));
     },
     async playerContent(caller, refs) {
       const playlists = new Map<string, ManifestPlaylist>();
       const templates = new Map<string, ManifestTemplate>();
       if (!refs.playlistIds.length && !refs.templateIds.length) return { playlists, templates };
-      const data = await ask<{ playlist: RemotePlaylist[] | null; template: RemoteTemplate[] | null }>(
+      const data = await shared<{ playlist: RemotePlaylist[] | null; template: RemoteTemplate[] | null }>(
         t,
         caller,
         PLAYER_CONTENT_QUERY,
@@ -134,7 +154,7 @@ export function createHttpContentDirectory(t: Target): ContentDirectory {
     },
     async playerMedia(caller, ids) {
       if (!ids.length) return new Map();
-      const data = await ask<{ media: RemoteMedia[] | null }>(
+      const data = await shared<{ media: RemoteMedia[] | null }>(
         t,
         caller,
         'query($ids: [String], $limit: Int) { media(where: { id: { in: $ids } }, limit: $limit) { id name mimeType fileUrl fileSize sha512 } }',

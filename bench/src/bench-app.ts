@@ -3,6 +3,9 @@
  * the system, silent, the bench API key, no simulator, no rate limit. `extra` adds or overrides
  * settings (SIGNAGE_DEMO_PASSWORD, job thresholds, ...).
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DeviceRepository } from '@pylon/devices';
 import { createLogger, loadConfig, POLICIES, type Principal } from '@pylon/kit';
 import { DEMO_ACCOUNT_ID } from '@pylon/launcher/demo/seed-demo';
@@ -53,8 +56,25 @@ export const UNLIMITED_SCREENS = Object.fromEntries(
 export const startBenchApp = (dir: string, extra: Record<string, string> = {}) =>
   startAllInOne(benchEnv(dir, extra), { logger: createLogger({ level: 'silent' }) });
 
+export type BenchApp = Awaited<ReturnType<typeof startBenchApp>>;
+
+/**
+ * `body` with a bench app whose data is in a fresh temporary directory (`pylon-bench-<name>-`,
+ * handed to `body` too); the app is closed and the directory removed after.
+ */
+export async function withBenchApp<T>(name: string, body: (app: BenchApp, dir: string) => Promise<T>, extra: Record<string, string> = {}): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), `pylon-bench-${name}-`));
+  const app = await startBenchApp(dir, extra);
+  try {
+    return await body(app, dir);
+  } finally {
+    await app.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** Adds 42 devices to the demo account: with its 8, the 50-device list of scenario 1. */
-export async function addBenchDevices(app: Awaited<ReturnType<typeof startBenchApp>>): Promise<void> {
+export async function addBenchDevices(app: BenchApp): Promise<void> {
   const repo = (app.subgraphs.devices as unknown as { repo: DeviceRepository }).repo;
   for (let i = 0; i < 42; i++) {
     await repo.addDevice(DEMO_ACCOUNT_ID, {

@@ -11,6 +11,7 @@ import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { INTERNAL_TOKEN_HEADER, InternalTokens, POLICIES, type Principal } from '@pylon/kit';
 import { DEMO_ACCOUNT_ID } from '../../launcher/src/demo/seed-demo.js';
 import { freePort, Processes, seedDemoStore } from './processes.js';
+import { pingRow } from '../../services/analytics/test/fixtures/telemetry-rows.js';
 
 const secret = randomBytes(32).toString('hex');
 const tokens = new InternalTokens(secret);
@@ -112,18 +113,17 @@ beforeAll(async () => {
   // The device pings every minute 10:00-10:14 (15 of the hour's 60 minutes).
   await analytics.insert(
     'ping_logs',
-    Array.from({ length: 15 }, (_, i) => ({
-      id: `dp${i}`,
-      account_id: DEMO_ACCOUNT_ID,
-      device_id: device.id,
-      timestamp: new Date(Date.UTC(2024, 4, 1, 10, i)).toISOString(),
-      cpu_usage: 1,
-      memory_usage: 2,
-      disk_usage: 3,
-      player_version: '1',
-      ip_address: '',
-      external_ip_address: '',
-    })),
+    Array.from({ length: 15 }, (_, i) =>
+      pingRow({
+        id: `dp${i}`,
+        account_id: DEMO_ACCOUNT_ID,
+        device_id: device.id,
+        timestamp: new Date(Date.UTC(2024, 4, 1, 10, i)).toISOString(),
+        cpu_usage: 1,
+        memory_usage: 2,
+        disk_usage: 3,
+      }),
+    ),
   );
   await analytics.close();
 

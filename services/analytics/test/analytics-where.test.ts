@@ -11,7 +11,7 @@ import { createAnalyticsSubgraph } from '../src/app.js';
 import { filterAndSort, MAX_IN_TOTAL, MAX_ITEMS, parseList, parseWhere, type FieldKinds } from '../src/domain/list-filter.js';
 import { filteredSeries, MAX_FILTERED_SERIES } from '../src/shared/series-filter.js';
 import type { SeriesQuery } from '../src/domain/analytics-query.js';
-import { pingRow, playRow } from './fixtures/telemetry-rows.js';
+import { eventRow, impressionRow, pingRow, playRow, position, type At } from './fixtures/telemetry-rows.js';
 
 let store: AnalyticsStore;
 let sg: ReturnType<typeof createAnalyticsSubgraph>;
@@ -31,31 +31,10 @@ const play = (device: string, file: string, timestamp: string, duration: number,
   playRow({ id: `p${++n}`, account_id: account, device_id: device, file_id: file, timestamp, duration, playlist_id: 'pl', schedule_id: 'sc' });
 const ping = (device: string, timestamp: string, cpu: number, mem: number, account = 'acc-a') =>
   pingRow({ id: `g${++n}`, account_id: account, device_id: device, timestamp, cpu_usage: cpu, memory_usage: mem, disk_usage: 5, player_version: '4' });
-const imp = (id: string, device: string, file: string, timestamp: string, sensor: string, gender: string, age: string, dwell: number, account = 'acc-a') => ({
-  id,
-  account_id: account,
-  device_id: device,
-  file_id: file,
-  timestamp,
-  sensor,
-  dwell_time: dwell,
-  gender,
-  age_range: age,
-  visitor_id: `v-${id}`,
-  latitude: null,
-  longitude: null,
-});
-const ev = (id: string, device: string, session: string, name: string, timestamp: string, coords: [number, number] | null = null, account = 'acc-a') => ({
-  id,
-  account_id: account,
-  device_id: device,
-  session_id: session,
-  event_name: name,
-  timestamp,
-  properties: '{}',
-  latitude: coords?.[0] ?? null,
-  longitude: coords?.[1] ?? null,
-});
+const imp = (id: string, device: string, file: string, timestamp: string, sensor: string, gender: string, age: string, dwell: number, account = 'acc-a') =>
+  impressionRow({ id, account_id: account, device_id: device, file_id: file, timestamp, sensor, dwell_time: dwell, gender, age_range: age });
+const ev = (id: string, device: string, session: string, name: string, timestamp: string, at: At = null, account = 'acc-a') =>
+  eventRow({ id, account_id: account, device_id: device, session_id: session, event_name: name, timestamp, ...position(at) });
 
 beforeAll(async () => {
   store = await createScratchChdbStore('pylon-analytics-where-');

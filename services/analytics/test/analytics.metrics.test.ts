@@ -11,7 +11,7 @@ import { grainsOf, ROLLUPS } from '../src/domain/rollup-plan.js';
 import type { ReportDirectory } from '../src/ports/report-directory.js';
 import { selectDeviceMetrics } from '../src/features/device-metrics/device-metrics.queries.js';
 import { allowedGrains, seriesQuery } from './ingest.helpers.js';
-import { pingRow, playRow } from './fixtures/telemetry-rows.js';
+import { eventRow, impressionRow, pingRow, playRow, position, type At } from './fixtures/telemetry-rows.js';
 import { createAnalyticsSubgraph } from '../src/app.js';
 
 const principal = testPrincipal;
@@ -35,50 +35,10 @@ const play = (device: string, file: string, timestamp: string, duration: number,
   playRow({ id: `p${++n}`, account_id: account, device_id: device, file_id: file, file_name, timestamp, duration, playlist_id: 'pl', schedule_id: 'sc' });
 const ping = (device: string, timestamp: string, cpu: number, mem: number, disk = 5, account = 'acc-a') =>
   pingRow({ id: `g${++n}`, account_id: account, device_id: device, timestamp, cpu_usage: cpu, memory_usage: mem, disk_usage: disk, player_version: '4' });
-const imp = (
-  device: string,
-  file: string,
-  timestamp: string,
-  gender: string,
-  age: string,
-  visitor: string,
-  dwell: number,
-  lat: number | null = null,
-  lon: number | null = null,
-) => ({
-  id: `i${++n}`,
-  account_id: 'acc-a',
-  device_id: device,
-  file_id: file,
-  timestamp,
-  sensor: 'face',
-  dwell_time: dwell,
-  gender,
-  age_range: age,
-  visitor_id: visitor,
-  latitude: lat,
-  longitude: lon,
-});
-const ev = (
-  id: string,
-  device: string,
-  session: string,
-  name: string,
-  timestamp: string,
-  account = 'acc-a',
-  lat: number | null = null,
-  lon: number | null = null,
-) => ({
-  id,
-  account_id: account,
-  device_id: device,
-  session_id: session,
-  event_name: name,
-  timestamp,
-  properties: '{"k":1}',
-  latitude: lat,
-  longitude: lon,
-});
+const imp = (device_id: string, file_id: string, timestamp: string, gender: string, age_range: string, visitor_id: string, dwell_time: number, at: At = null) =>
+  impressionRow({ id: `i${++n}`, account_id: 'acc-a', device_id, file_id, timestamp, dwell_time, gender, age_range, visitor_id, ...position(at) });
+const ev = (id: string, device: string, session: string, name: string, timestamp: string, account = 'acc-a', at: At = null) =>
+  eventRow({ id, account_id: account, device_id: device, session_id: session, event_name: name, timestamp, properties: '{"k":1}', ...position(at) });
 
 beforeAll(async () => {
   store = await createScratchChdbStore('pylon-analytics-metrics-');
@@ -104,10 +64,10 @@ beforeAll(async () => {
     ping('d1', '2026-03-29T10:05:00Z', 99, 99, 99, 'acc-b'),
   ]);
   await store.insert('impressions', [
-    imp('d1', 'f2', '2026-03-29T12:00:05Z', 'female', '25-34', 'v1', 4, 52.52001, 13.40499),
-    imp('d1', 'f2', '2026-03-29T12:00:10Z', 'male', '18-24', 'v2', 6, 52.52004, 13.40502),
+    imp('d1', 'f2', '2026-03-29T12:00:05Z', 'female', '25-34', 'v1', 4, [52.52001, 13.40499]),
+    imp('d1', 'f2', '2026-03-29T12:00:10Z', 'male', '18-24', 'v2', 6, [52.52004, 13.40502]),
     imp('d1', 'f2', '2026-03-29T12:00:20Z', 'M', 'AGE18TO24', 'v1', 2),
-    imp('d1', 'f2', '2026-03-29T12:00:40Z', 'x', '', 'v3', 8, 48.1, 11.6), // after the 30 s play
+    imp('d1', 'f2', '2026-03-29T12:00:40Z', 'x', '', 'v3', 8, [48.1, 11.6]), // after the 30 s play
     imp('d2', 'f2', '2026-03-31T08:00:30Z', 'F', '75+', '', 10),
   ]);
   await store.insert('event_logs', [
@@ -120,7 +80,7 @@ beforeAll(async () => {
     ev('e7', 'd1', 's2', 'product', '2026-03-29T10:01:00Z'),
     ev('e8', 'd2', 's1', 'home', '2026-03-29T11:00:00Z'),
     ev('e9', 'd2', 's1', 'menu', '2026-03-29T11:00:00Z'), // same instant: id order
-    ev('e10', 'd1', '', 'alert', '2026-03-29T12:00:00Z', 'acc-a', 52.5, 13.4),
+    ev('e10', 'd1', '', 'alert', '2026-03-29T12:00:00Z', 'acc-a', [52.5, 13.4]),
     ev('e11', 'd1', 's1', 'home', '2026-03-29T09:30:00Z', 'acc-b'),
   ]);
 });

@@ -6,8 +6,7 @@
  * commit, repeats within one batch) leave every rollup total equal to the raw answer, and every
  * analytics query answers the same from the raw tables and from each rollup grain.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   createLogger,
@@ -21,13 +20,12 @@ import {
   type PingLogRecord,
   type PlayLogRecord,
 } from '@pylon/kit';
-import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { createLmdbStream } from '@pylon/adapters/lmdb';
 import { startIngest, type Ingest } from '../src/workers/ingest.js';
 import { LOOKUP_VALUES } from '../src/workers/exactly-once.js';
 import { repairRollups, ROLLUPS_OF } from '../src/workers/rollup-repair.js';
 import { countVisitorDays } from '../src/workers/visitor-days.js';
-import { expectQueriesAgree as queriesAgree, intercepted, until } from './ingest.helpers.js';
+import { expectQueriesAgree as queriesAgree, intercepted, until, withChdbStore } from './ingest.helpers.js';
 
 let dir: string;
 let store: AnalyticsStore;
@@ -36,10 +34,8 @@ const logger = createLogger({ level: (process.env.TEST_LOG_LEVEL as 'silent') ??
 const faults = { landThenFail: 0, inserts: 0 };
 let analytics: AnalyticsStore;
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-ingest-once-'));
-  store = await createChdbAnalyticsStore({ path: join(dir, 'analytics') });
-  await store.migrate();
+withChdbStore('pylon-ingest-once-', (s, d) => {
+  [store, dir] = [s, d];
   analytics = intercepted(store, {
     async insert(table, rows, options) {
       faults.inserts++;
@@ -50,23 +46,18 @@ beforeAll(async () => {
       }
     },
   });
-}, 60_000);
-afterAll(async () => {
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 const DAY = Date.UTC(2026, 4, 1);
 const HOUR = 3_600_000;
 /** Records i of one account: two devices, two files, three hours, a few sessions, visitors and genders. */
 const at = (i: number) => new Date(DAY + 9 * HOUR + ((i * 7919) % (3 * HOUR))).toISOString();
+/** What every record i of `acc` has: its id (`<kind><i>`), the account, one of two devices, its time. */
+const record = (kind: string, acc: string, i: number) => ({ id: `${kind}${i}`, account_id: acc, device_id: `d${i % 2}`, timestamp: at(i) });
 const play = (acc: string, i: number): PlayLogRecord => ({
-  id: `p${i}`,
-  account_id: acc,
-  device_id: `d${i % 2}`,
+  ...record('p', acc, i),
   file_id: `f${i % 3}`,
   file_name: `file ${i % 3}`,
-  timestamp: at(i),
   duration: 5 + (i % 7),
   type: 'image',
   playlist_id: '',
@@ -74,22 +65,16 @@ const play = (acc: string, i: number): PlayLogRecord => ({
   file_known: 1,
 });
 const event = (acc: string, i: number): EventLogRecord => ({
-  id: `e${i}`,
-  account_id: acc,
-  device_id: `d${i % 2}`,
+  ...record('e', acc, i),
   session_id: `s${i % 5}`,
   event_name: i % 2 ? 'touch' : 'scan',
-  timestamp: at(i),
   properties: '{}',
   latitude: null,
   longitude: null,
 });
 const impression = (acc: string, i: number): ImpressionRecord => ({
-  id: `i${i}`,
-  account_id: acc,
-  device_id: `d${i % 2}`,
+  ...record('i', acc, i),
   file_id: `f${i % 3}`,
-  timestamp: at(i),
   sensor: 'face',
   dwell_time: 1 + (i % 4),
   gender: i % 2 ? 'MALE' : 'FEMALE',
@@ -99,10 +84,7 @@ const impression = (acc: string, i: number): ImpressionRecord => ({
   longitude: null,
 });
 const ping = (acc: string, i: number): PingLogRecord => ({
-  id: `g${i}`,
-  account_id: acc,
-  device_id: `d${i % 2}`,
-  timestamp: at(i),
+  ...record('g', acc, i),
   cpu_usage: i % 100,
   memory_usage: 50,
   disk_usage: 10,
@@ -202,6 +184,34 @@ const expectQueriesAgree = async (acc: string) => {
 const drained = (stream: EventStream) => until(async () => (await stream.lag()).every((l) => l.lag === 0), 30_000, 'the ingest to catch up');
 const durable = async (retryBaseMs = 20) =>
   createLmdbStream({ path: await mkdtemp(join(dir, 'stream-')), retryBaseMs, retryMaxMs: Math.max(200, retryBaseMs), retentionIntervalMs: 0 });
+/**
+ * `body` with a durable stream (retrying after `retryBaseMs`) and an ingest consuming it; the
+ * consumer's `crash` stops that ingest before it retries or commits, its `start` starts a new one
+ * (same options). The stream and the last ingest are closed after.
+ */
+async function ingesting(
+  o: { maxBatchSize: number; maxWaitMs: number; retryBaseMs?: number },
+  body: (stream: EventStream, consumer: { crash(): Promise<void>; start(): Promise<void> }) => Promise<void>,
+): Promise<void> {
+  const stream = await durable(o.retryBaseMs);
+  const start = () => startIngest({ stream, analytics, logger, maxBatchSize: o.maxBatchSize, maxWaitMs: o.maxWaitMs });
+  let ingest: Ingest | undefined = await start();
+  const consumer = {
+    async crash() {
+      await ingest?.close();
+      ingest = undefined;
+    },
+    async start() {
+      ingest = await start();
+    },
+  };
+  try {
+    await body(stream, consumer);
+  } finally {
+    await ingest?.close();
+    await stream.close();
+  }
+}
 
 test('records delivered again (retried requests, overlapping batches, repeats in a batch) are counted once in every rollup', async () => {
   const stream = await durable();
@@ -231,56 +241,60 @@ test('records delivered again (retried requests, overlapping batches, repeats in
   await stream.close();
 }, 120_000);
 
-test('an insert that landed but reported a failure is retried with the same token: skipped in the raw table and in every rollup', async () => {
-  const stream = await durable();
-  const ingest = await startIngest({ stream, analytics, logger, maxBatchSize: 1000, maxWaitMs: 50 });
-  const acc = 'once-retried';
-  faults.inserts = 0;
-  faults.landThenFail = 4; // the first insert of each kind lands, then fails
-  await publish(stream, acc, range(0, 200));
-  await drained(stream);
-  expect(faults.landThenFail).toBe(0);
-  expect(faults.inserts).toBe(8); // each kind inserted twice: the retry is the same insert
-  // Not collapsed on merge: never stored twice at all (the raw count without FINAL agrees).
-  expect(await num('SELECT count() AS v FROM play_logs WHERE account_id = {a:String}', acc)).toBe(200);
-  await expectRollupsEqualRaw(acc, 200);
-  expect(await expectQueriesAgree(acc)).toBeGreaterThan(0);
-  await ingest.close();
-  await stream.close();
-}, 60_000);
+test(
+  'an insert that landed but reported a failure is retried with the same token: skipped in the raw table and in every rollup',
+  () =>
+    ingesting({ maxBatchSize: 1000, maxWaitMs: 50 }, async (stream) => {
+      const acc = 'once-retried';
+      faults.inserts = 0;
+      faults.landThenFail = 4; // the first insert of each kind lands, then fails
+      await publish(stream, acc, range(0, 200));
+      await drained(stream);
+      expect(faults.landThenFail).toBe(0);
+      expect(faults.inserts).toBe(8); // each kind inserted twice: the retry is the same insert
+      // Not collapsed on merge: never stored twice at all (the raw count without FINAL agrees).
+      expect(await num('SELECT count() AS v FROM play_logs WHERE account_id = {a:String}', acc)).toBe(200);
+      await expectRollupsEqualRaw(acc, 200);
+      expect(await expectQueriesAgree(acc)).toBeGreaterThan(0);
+    }),
+  60_000,
+);
 
-test('a batch redelivered to a new consumer after a crash without a commit is dropped as stored', async () => {
-  const stream = await durable(60_000); // no retry before the "crash"
-  const acc = 'once-crashed';
-  let ingest: Ingest = await startIngest({ stream, analytics, logger, maxBatchSize: 1000, maxWaitMs: 50 });
-  faults.landThenFail = 4;
-  await publish(stream, acc, range(0, 200));
-  await until(async () => faults.landThenFail === 0, 30_000, 'every kind inserted once');
-  // The consumer dies before it retries or commits; a new one gets the same batches.
-  await ingest.close();
-  expect((await stream.lag()).some((l) => l.lag > 0)).toBe(true);
-  ingest = await startIngest({ stream, analytics, logger, maxBatchSize: 1000, maxWaitMs: 50 });
-  await drained(stream);
-  expect(await num('SELECT count() AS v FROM play_logs WHERE account_id = {a:String}', acc)).toBe(200);
-  await expectRollupsEqualRaw(acc, 200);
-  await ingest.close();
-  await stream.close();
-}, 60_000);
+test(
+  'a batch redelivered to a new consumer after a crash without a commit is dropped as stored',
+  () =>
+    // No retry before the "crash".
+    ingesting({ maxBatchSize: 1000, maxWaitMs: 50, retryBaseMs: 60_000 }, async (stream, consumer) => {
+      const acc = 'once-crashed';
+      faults.landThenFail = 4;
+      await publish(stream, acc, range(0, 200));
+      await until(async () => faults.landThenFail === 0, 30_000, 'every kind inserted once');
+      // The consumer dies before it retries or commits; a new one gets the same batches.
+      await consumer.crash();
+      expect((await stream.lag()).some((l) => l.lag > 0)).toBe(true);
+      await consumer.start();
+      await drained(stream);
+      expect(await num('SELECT count() AS v FROM play_logs WHERE account_id = {a:String}', acc)).toBe(200);
+      await expectRollupsEqualRaw(acc, 200);
+    }),
+  60_000,
+);
 
-test('the same instant written in another ISO form is the same record', async () => {
-  const stream = await durable();
-  const ingest = await startIngest({ stream, analytics, logger, maxBatchSize: 1000, maxWaitMs: 20 });
-  const acc = 'once-forms';
-  const at = (timestamp: string) => ({ ...play(acc, 1), timestamp });
-  await stream.publish(TOPICS.plays, [{ key: acc, value: [at('2026-05-01T09:00:00Z')] }]);
-  await drained(stream);
-  await stream.publish(TOPICS.plays, [{ key: acc, value: [at('2026-05-01T09:00:00.000Z'), at('2026-05-01T11:00:00+02:00')] }]);
-  await drained(stream);
-  expect(await num('SELECT count() AS v FROM play_logs WHERE account_id = {a:String}', acc)).toBe(1);
-  expect(await num('SELECT sum(plays) AS v FROM play_rollup_hour WHERE account_id = {a:String}', acc)).toBe(1);
-  await ingest.close();
-  await stream.close();
-}, 60_000);
+test(
+  'the same instant written in another ISO form is the same record',
+  () =>
+    ingesting({ maxBatchSize: 1000, maxWaitMs: 20 }, async (stream) => {
+      const acc = 'once-forms';
+      const at = (timestamp: string) => ({ ...play(acc, 1), timestamp });
+      await stream.publish(TOPICS.plays, [{ key: acc, value: [at('2026-05-01T09:00:00Z')] }]);
+      await drained(stream);
+      await stream.publish(TOPICS.plays, [{ key: acc, value: [at('2026-05-01T09:00:00.000Z'), at('2026-05-01T11:00:00+02:00')] }]);
+      await drained(stream);
+      expect(await num('SELECT count() AS v FROM play_logs WHERE account_id = {a:String}', acc)).toBe(1);
+      expect(await num('SELECT sum(plays) AS v FROM play_rollup_hour WHERE account_id = {a:String}', acc)).toBe(1);
+    }),
+  60_000,
+);
 
 test('records stored raw but missing from the rollups (the insert stopped after the raw part) are completed on redelivery', async () => {
   const stream = await durable(60_000); // no retry before the "crash"

@@ -5,15 +5,13 @@
  * message reaches dead_letters, the rest is stored) and its replay, readiness of a dead consumer,
  * and the lag / in / out / dead-letter metrics.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createLogger, createOps, telemetryMetrics, TOPICS, type AnalyticsStore, type EventStream, type PingLogRecord } from '@pylon/kit';
-import { createChdbAnalyticsStore } from '@pylon/adapters/chdb';
 import { createLmdbStream } from '@pylon/adapters/lmdb';
 import { startIngest } from '../src/workers/ingest.js';
 import { replayDeadLetters } from '../src/workers/dead-letters.js';
-import { intercepted, until } from './ingest.helpers.js';
+import { intercepted, until, withChdbStore } from './ingest.helpers.js';
 
 let dir: string;
 let store: AnalyticsStore;
@@ -22,10 +20,8 @@ const logger = createLogger({ level: (process.env.TEST_LOG_LEVEL as 'silent') ??
 const faults = { down: false, poison: '', redeliverOnce: false, inserts: 0, rows: 0 };
 let analytics: AnalyticsStore;
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pylon-ingest-rel-'));
-  store = await createChdbAnalyticsStore({ path: join(dir, 'analytics') });
-  await store.migrate();
+withChdbStore('pylon-ingest-rel-', (s, d) => {
+  [store, dir] = [s, d];
   analytics = intercepted(store, {
     async ping() {
       if (faults.down) throw new Error('connection refused');
@@ -43,10 +39,6 @@ beforeAll(async () => {
       }
     },
   });
-}, 60_000);
-afterAll(async () => {
-  await store.close();
-  await rm(dir, { recursive: true, force: true });
 });
 beforeEach(() => {
   Object.assign(faults, { down: false, poison: '', redeliverOnce: false, inserts: 0, rows: 0 });

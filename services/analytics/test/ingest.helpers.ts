@@ -19,16 +19,17 @@ import { selectPlayStatsByTime } from '../src/features/play-stats/play-stats.que
 
 /**
  * A migrated embedded chDB store in a fresh temporary directory for the test file: opened before
- * its tests (handed to `use`), closed and removed after them.
+ * its tests (handed to `use` with the directory, where a test may keep its other files), closed and
+ * removed after them.
  */
-export function withChdbStore(prefix: string, use: (store: AnalyticsStore) => void): void {
+export function withChdbStore(prefix: string, use: (store: AnalyticsStore, dir: string) => void): void {
   let dir: string | undefined;
   let store: AnalyticsStore | undefined;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), prefix));
-    store = await createChdbAnalyticsStore({ path: dir });
+    store = await createChdbAnalyticsStore({ path: join(dir, 'analytics') });
     await store.migrate();
-    use(store);
+    use(store, dir);
   }, 60_000);
   afterAll(async () => {
     await store?.close();

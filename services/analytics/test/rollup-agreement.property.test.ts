@@ -22,6 +22,7 @@ import type { PlayStatByTime } from '../src/shared/resolvers.generated.js';
 import { exactlyOnce } from '../src/workers/exactly-once.js';
 import { countVisitorDays } from '../src/workers/visitor-days.js';
 import { allowedGrains, round, seriesQuery, withChdbStore } from './ingest.helpers.js';
+import { eventRow, impressionRow, pingRow, playRow } from './fixtures/telemetry-rows.js';
 
 let store: AnalyticsStore;
 withChdbStore('pylon-analytics-rollup-', (s) => (store = s));
@@ -94,69 +95,45 @@ test('every allowed rollup grain answers what the raw tables answer', async () =
       async (rows, startHour, hours, interval, timeZone) => {
         const acc = `acc-${++run}`;
         const iso = (t: number) => new Date(t).toISOString();
+        /** What every record `id` made from row r has: the account, r's device, r's time. */
+        const record = (id: string, r: { device: string; t: number }) => ({ id, account_id: acc, device_id: r.device, timestamp: iso(r.t) });
         await store.insert(
           'play_logs',
-          rows.map((r, i) => ({
-            id: `p${i}`,
-            account_id: acc,
-            device_id: r.device,
-            file_id: r.file,
-            file_name: `${r.file}-${i}`,
-            timestamp: iso(r.t),
-            duration: r.n,
-            type: '',
-            playlist_id: '',
-            schedule_id: '',
-            ...(r.status ? { status: r.status } : {}),
-          })),
+          rows.map((r, i) =>
+            playRow({
+              ...record(`p${i}`, r),
+              file_id: r.file,
+              file_name: `${r.file}-${i}`,
+              duration: r.n,
+              type: '',
+              ...(r.status ? { status: r.status } : {}),
+            }),
+          ),
         );
         await redelivered(
           'ping_logs',
-          rows.map((r, i) => ({
-            id: `g${i}`,
-            account_id: acc,
-            device_id: r.device,
-            timestamp: iso(r.t),
-            cpu_usage: r.n,
-            memory_usage: 100 - r.n,
-            disk_usage: 1,
-            player_version: '',
-            ip_address: '',
-            external_ip_address: '',
-          })),
+          rows.map((r, i) => pingRow({ ...record(`g${i}`, r), cpu_usage: r.n, memory_usage: 100 - r.n, disk_usage: 1, player_version: '' })),
         );
         await store.insert(
           'event_logs',
-          rows.map((r, i) => ({
-            id: `e${i}`,
-            account_id: acc,
-            device_id: r.device,
-            session_id: r.session,
-            event_name: r.name,
-            timestamp: iso(r.t),
-            properties: '{}',
-            latitude: null,
-            longitude: null,
-          })),
+          rows.map((r, i) => eventRow({ ...record(`e${i}`, r), session_id: r.session, event_name: r.name })),
         );
         // Three impressions per row (a minute apart, different dwell times), so rollup buckets hold several.
         await redelivered(
           'impressions',
           rows.flatMap((r, i) =>
-            [0, 1, 2].map((k) => ({
-              id: `i${i}-${k}`,
-              account_id: acc,
-              device_id: r.device,
-              file_id: r.file,
-              timestamp: iso(Math.min(r.t + k * 60_000, T0 + SPAN - 1)),
-              sensor: 'cam',
-              dwell_time: (r.n + k * 13) / 7,
-              gender: r.gender,
-              age_range: r.age,
-              visitor_id: k === 2 ? '' : r.visitor,
-              latitude: null,
-              longitude: null,
-            })),
+            [0, 1, 2].map((k) =>
+              impressionRow({
+                ...record(`i${i}-${k}`, r),
+                file_id: r.file,
+                timestamp: iso(Math.min(r.t + k * 60_000, T0 + SPAN - 1)),
+                sensor: 'cam',
+                dwell_time: (r.n + k * 13) / 7,
+                gender: r.gender,
+                age_range: r.age,
+                visitor_id: k === 2 ? '' : r.visitor,
+              }),
+            ),
           ),
         );
         // Every day of the data is over: counted. Then late impressions (new visitors) into the
@@ -166,20 +143,17 @@ test('every allowed rollup grain answers what the raw tables answer', async () =
           'impressions',
           rows
             .filter((r) => r.late)
-            .map((r, i) => ({
-              id: `late${i}`,
-              account_id: acc,
-              device_id: r.device,
-              file_id: r.file,
-              timestamp: iso(r.t),
-              sensor: 'cam',
-              dwell_time: 1,
-              gender: r.gender,
-              age_range: r.age,
-              visitor_id: `late-${r.visitor}`,
-              latitude: null,
-              longitude: null,
-            })),
+            .map((r, i) =>
+              impressionRow({
+                ...record(`late${i}`, r),
+                file_id: r.file,
+                sensor: 'cam',
+                dwell_time: 1,
+                gender: r.gender,
+                age_range: r.age,
+                visitor_id: `late-${r.visitor}`,
+              }),
+            ),
         );
         const range = { from: new Date(T0 + startHour * HOUR), to: new Date(T0 + (startHour + hours) * HOUR) };
         const q = seriesQuery(acc, range, interval, { timeZone });

@@ -1,5 +1,6 @@
 /** where / order on the user query: known answers, refusals naming the field, tenancy. */
-import { subgraphRunner, testPrincipal } from '@pylon/kit/testing';
+import type { Principal } from '@pylon/kit';
+import { subgraphLister, subgraphRunner, testPrincipal } from '@pylon/kit/testing';
 import { identitySubgraphFixture } from './fixtures/subgraph.js';
 
 const f = identitySubgraphFixture('pylon-identity-users-');
@@ -24,11 +25,8 @@ beforeAll(async () => {
 });
 
 const Q = 'query($where: UserFilterInput, $order: [UserSortInput!], $limit: Int) { user(where: $where, order: $order, limit: $limit) { id } }';
-const ids = async (vars: Record<string, unknown>, who = testPrincipal('acc-a')) => {
-  const r = await run(Q, vars, who);
-  if (r.errors) throw new Error(r.errors[0]!.message);
-  return (r.data as { user: { id: string }[] }).user.map((u) => u.id);
-};
+const list = subgraphLister(run, testPrincipal('acc-a'));
+const ids = async (vars: Record<string, unknown>, who?: Principal) => (await list<{ id: string }>('user', Q, vars, who)).map((u) => u.id);
 
 test('default order is by username; order sorts by any field in either direction', async () => {
   expect(await ids({})).toEqual(['u1', 'u2', 'u3']);

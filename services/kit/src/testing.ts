@@ -53,6 +53,30 @@ export function subgraphLister(run: ReturnType<typeof subgraphRunner>, defaultWh
   };
 }
 
+/**
+ * How `run` answers each of `queries` (with `variables`) to a caller of account acc-a: `without`,
+ * the error code when it holds every policy but `policy` (FORBIDDEN where the policy is required);
+ * `alone`, whether it answers without errors when it holds `policy` alone.
+ */
+export async function policyAnswers(
+  run: ReturnType<typeof subgraphRunner>,
+  policy: Policy,
+  queries: readonly string[],
+  variables: Record<string, unknown> = {},
+): Promise<{ without: unknown[]; alone: boolean[] }> {
+  const without = testPrincipal(
+    'acc-a',
+    POLICIES.filter((p) => p !== policy),
+  );
+  const alone = testPrincipal('acc-a', [policy]);
+  const answers = { without: [] as unknown[], alone: [] as boolean[] };
+  for (const query of queries) {
+    answers.without.push((await run(query, variables, without)).errors?.[0]?.extensions?.code);
+    answers.alone.push((await run(query, variables, alone)).errors === undefined);
+  }
+  return answers;
+}
+
 /** The first error of a GraphQL answer that must have failed: its message and its extensions (code, field, ...). */
 export function firstError(r: { errors?: readonly { message: string; extensions?: unknown }[] | undefined }): { message: string } & Record<string, unknown> {
   const e = r.errors?.[0];

@@ -1,5 +1,5 @@
-import { POLICIES, type DocumentStore } from '@pylon/kit';
-import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
+import type { DocumentStore } from '@pylon/kit';
+import { policyAnswers, subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { createSchedulingSubgraph } from '../src/app.js';
 import { SCHEDULE_PRIORITIES, type ScheduleRecord } from '../src/domain/schedule.js';
@@ -165,12 +165,10 @@ test('schedule groups: where and order through the kit group rules', async () =>
 });
 
 test('Schedules_View is required', async () => {
-  const without = POLICIES.filter((p) => p !== 'Schedules_View');
-  for (const query of ['{ schedule { name } }', '{ scheduleGroups { name } }']) {
-    const r = await run(query, {}, principal('acc-a', without));
-    expect(r.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-  }
-  expect((await run('{ schedule { name } }', {}, principal('acc-a', ['Schedules_View']))).errors).toBeUndefined();
+  expect(await policyAnswers(run, 'Schedules_View', ['{ schedule { name } }', '{ scheduleGroups { name } }'])).toEqual({
+    without: ['FORBIDDEN', 'FORBIDDEN'],
+    alone: [true, true],
+  });
 });
 
 test('another account sees only its own schedules and groups', async () => {

@@ -5,15 +5,15 @@
  */
 import { createRedisCache, createRedisLeases, createRedisPubSub } from '../../src/redis/cache.redis.js';
 import { cacheContract, leasesContract, pubSubContract } from '@pylon/kit/contract/cache.contract';
-import { redisProblem } from './redis-reachable.js';
-import { skipNote, uniqueName } from '../../../kit/test/contract/wait.helpers.js';
+import { redisProblem, redisSuite } from './redis-reachable.js';
+import { uniqueName } from '../../../kit/test/contract/wait.helpers.js';
 
 const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const prefix = `${uniqueName('pylon-test')}:`;
 
 const problem = await redisProblem(url, prefix);
 
-if (problem === null) {
+redisSuite('cache.redis', url, problem, () => {
   cacheContract('redis', () => createRedisCache({ url, keyPrefix: prefix }));
   pubSubContract('redis', () => () => createRedisPubSub({ url, channelPrefix: prefix }));
   leasesContract('redis', () => createRedisLeases({ url, keyPrefix: prefix }));
@@ -42,14 +42,7 @@ if (problem === null) {
       await Promise.all([a.del('k'), a.close(), b.close()]);
     }
   });
-} else if (process.env.CI) {
-  test('redis is reachable under CI', () => {
-    throw new Error(`cache.redis: cannot connect to ${url} (${problem}); CI must start redis-server`);
-  });
-} else {
-  skipNote(`cache.redis: skipped, cannot connect to ${url} (${problem}); set REDIS_URL or start redis-server`);
-  test.skip('cache.redis: needs a reachable Redis', () => undefined);
-}
+});
 
 describe('redis adapter against an unreachable server', () => {
   const dead = 'redis://127.0.0.1:1';

@@ -6,17 +6,27 @@
  * retention trims only what every group consumed.
  */
 import { Redis } from 'ioredis';
-import type { StreamMessage } from '@pylon/kit';
+import type { EventStream, StreamMessage } from '@pylon/kit';
 import { createRedisStream } from '../../src/redis/stream.redis.js';
 import { streamContract } from '@pylon/kit/contract/stream.contract';
-import { redisProblem } from './redis-reachable.js';
-import { skipNote, uniqueName, waitFor } from '../../../kit/test/contract/wait.helpers.js';
+import { redisProblem, redisSuite } from './redis-reachable.js';
+import { uniqueName, waitFor } from '../../../kit/test/contract/wait.helpers.js';
 
 const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const prefix = `${uniqueName('pylon-test-stream')}:`;
 
 const problem = await redisProblem(url);
 const make = () => createRedisStream({ url, keyPrefix: prefix, claimIdleMs: 300, retryBaseMs: 20, retryMaxMs: 200, retentionIntervalMs: 0 });
+
+/** `body` with a fresh topic (named after `name`) and group, and two members of the group (two replicas); both closed after. */
+async function twoMembers(name: string, body: (topic: string, group: string, a: EventStream, b: EventStream) => Promise<void>): Promise<void> {
+  const [topic, group, a, b] = [uniqueName(name), uniqueName('g'), make(), make()];
+  try {
+    await body(topic, group, a, b);
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+}
 
 afterAll(async () => {
   if (problem !== null) return;
@@ -26,58 +36,52 @@ afterAll(async () => {
   r.disconnect();
 });
 
-if (problem === null) {
+redisSuite('stream.redis', url, problem, () => {
   streamContract('redis', make, { timeoutMs: 10_000 });
 
-  test('redis: a batch held by a member that died (no acknowledgement) is handled by another member after claimIdleMs', async () => {
-    const topic = uniqueName('died');
-    const group = uniqueName('g');
-    const dying = make();
-    const living = make();
-    try {
-      // The first member reads the batch and dies before acknowledging it (a process killed
-      // mid-batch): a consumer of the group that reads and then never renews nor acknowledges.
-      await dying.publish(topic, [{ key: 'k', value: 'held' }]);
-      const raw = new Redis(url);
-      await raw.call('XGROUP', 'CREATE', `${prefix}${topic}`, group, '0', 'MKSTREAM');
-      await raw.call('XREADGROUP', 'GROUP', group, 'killed-member', 'COUNT', 10, 'STREAMS', `${prefix}${topic}`, '>');
-      raw.disconnect();
-      const got: StreamMessage[] = [];
-      await living.subscribe(topic, { group, maxWaitMs: 0 }, async (b) => {
-        got.push(...b);
-      });
-      await waitFor(() => got.length >= 1, 10_000, 'the claimed batch');
-      expect(got.map((m) => m.value)).toEqual(['held']);
-    } finally {
-      await Promise.all([living.close(), dying.close()]);
-    }
-  }, 30_000);
+  test(
+    'redis: a batch held by a member that died (no acknowledgement) is handled by another member after claimIdleMs',
+    () =>
+      twoMembers('died', async (topic, group, dying, living) => {
+        // The first member reads the batch and dies before acknowledging it (a process killed
+        // mid-batch): a consumer of the group that reads and then never renews nor acknowledges.
+        await dying.publish(topic, [{ key: 'k', value: 'held' }]);
+        const raw = new Redis(url);
+        await raw.call('XGROUP', 'CREATE', `${prefix}${topic}`, group, '0', 'MKSTREAM');
+        await raw.call('XREADGROUP', 'GROUP', group, 'killed-member', 'COUNT', 10, 'STREAMS', `${prefix}${topic}`, '>');
+        raw.disconnect();
+        const got: StreamMessage[] = [];
+        await living.subscribe(topic, { group, maxWaitMs: 0 }, async (b) => {
+          got.push(...b);
+        });
+        await waitFor(() => got.length >= 1, 10_000, 'the claimed batch');
+        expect(got.map((m) => m.value)).toEqual(['held']);
+      }),
+    30_000,
+  );
 
-  test('redis: a live member keeps its batch past claimIdleMs (it renews its claim); no other member handles it', async () => {
-    const topic = uniqueName('renew');
-    const group = uniqueName('g');
-    const slow = make();
-    const other = make();
-    try {
-      const seen: string[] = [];
-      let done = false;
-      await slow.subscribe(topic, { group, maxWaitMs: 0 }, async (b) => {
-        seen.push(`slow:${String(b[0]!.value)}`);
-        await new Promise((r) => setTimeout(r, 1_500)); // 5 x claimIdleMs, the event loop free
-        done = true;
-      });
-      await slow.publish(topic, [{ value: 'long' }]);
-      await waitFor(() => seen.length === 1, 10_000, 'the slow member took the batch');
-      await other.subscribe(topic, { group, maxWaitMs: 0 }, async (b) => {
-        seen.push(`other:${String(b[0]!.value)}`);
-      });
-      await waitFor(() => done, 10_000, 'the slow handler');
-      await new Promise((r) => setTimeout(r, 600));
-      expect(seen).toEqual(['slow:long']);
-    } finally {
-      await Promise.all([slow.close(), other.close()]);
-    }
-  }, 30_000);
+  test(
+    'redis: a live member keeps its batch past claimIdleMs (it renews its claim); no other member handles it',
+    () =>
+      twoMembers('renew', async (topic, group, slow, other) => {
+        const seen: string[] = [];
+        let done = false;
+        await slow.subscribe(topic, { group, maxWaitMs: 0 }, async (b) => {
+          seen.push(`slow:${String(b[0]!.value)}`);
+          await new Promise((r) => setTimeout(r, 1_500)); // 5 x claimIdleMs, the event loop free
+          done = true;
+        });
+        await slow.publish(topic, [{ value: 'long' }]);
+        await waitFor(() => seen.length === 1, 10_000, 'the slow member took the batch');
+        await other.subscribe(topic, { group, maxWaitMs: 0 }, async (b) => {
+          seen.push(`other:${String(b[0]!.value)}`);
+        });
+        await waitFor(() => done, 10_000, 'the slow handler');
+        await new Promise((r) => setTimeout(r, 600));
+        expect(seen).toEqual(['slow:long']);
+      }),
+    30_000,
+  );
 
   test('redis: a member whose batch was claimed by another loses it: its heartbeat rejects (LeaseLostError), its acknowledgement is refused', async () => {
     // Another member's XAUTOCLAIM after claimIdleMs, done here by hand (both members of one process
@@ -158,11 +162,4 @@ if (problem === null) {
       await stream.close();
     }
   }, 30_000);
-} else if (process.env.CI) {
-  test('redis is reachable under CI', () => {
-    throw new Error(`stream.redis: cannot connect to ${url} (${problem}); CI must start redis-server`);
-  });
-} else {
-  skipNote(`stream.redis: skipped, cannot connect to ${url} (${problem}); set REDIS_URL or start redis-server`);
-  test.skip('stream.redis: needs a reachable Redis', () => undefined);
-}
+});

@@ -44,6 +44,8 @@ beforeEach(async () => {
 afterEach(() => store.close());
 
 const names = (views: { name: string }[]) => views.map((v) => v.name);
+/** A's whole tree as listed, each group as [name, level, count]. */
+const outline = async () => (await listGroupViews(tree, A)).map((v) => [v.name, v.level, v.count]);
 const refusal = async (p: Promise<unknown>) => {
   const e = await p.then(
     () => null,
@@ -55,8 +57,7 @@ const refusal = async (p: Promise<unknown>) => {
 
 describe('listGroupViews', () => {
   test('without where/order: depth-first by name, with counts and levels (unchanged)', async () => {
-    const flat = await listGroupViews(tree, A);
-    expect(flat.map((v) => [v.name, v.level, v.count])).toEqual([
+    expect(await outline()).toEqual([
       ['Lobby', 0, 1],
       ['Stores', 0, 0],
       ['Americas', 1, 0],
@@ -120,8 +121,7 @@ describe('create, update, delete', () => {
   test('rename copies the name; delete moves members and sub-groups up', async () => {
     expect(await updateGroup(tree, A, ids.europe!, { name: 'EU' })).toMatchObject({ name: 'EU', level: 1, count: 2 });
     expect(await deleteGroup(tree, A, ids.europe!)).toEqual({ groupId: ids.europe, movedItems: 2, movedGroups: 1 });
-    const flat = await listGroupViews(tree, A);
-    expect(flat.map((v) => [v.name, v.level, v.count])).toEqual([
+    expect(await outline()).toEqual([
       ['Lobby', 0, 1],
       ['Stores', 0, 2],
       ['Americas', 1, 0],

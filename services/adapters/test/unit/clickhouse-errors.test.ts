@@ -118,45 +118,47 @@ describe('a failure after the headers went out is a failure', () => {
 });
 
 describe('error classification (what the ingest obeys)', () => {
-  const transient: [string, PeerAnswer][] = [
+  // Each engine error and what the ingest must make of it: retry it later, or dead-letter the batch.
+  const TRANSIENT = 'UNAVAILABLE, transient';
+  const PERMANENT = 'permanent (not transient)';
+  const expected = { [TRANSIENT]: { code: 'UNAVAILABLE', transient: true }, [PERMANENT]: { code: 'INTERNAL', transient: false } };
+  const answers: [string, typeof TRANSIENT | typeof PERMANENT, PeerAnswer][] = [
     [
       'TOO_MANY_SIMULTANEOUS_QUERIES (202)',
+      TRANSIENT,
       { kind: 'error', status: 500, code: 202, name: 'TOO_MANY_SIMULTANEOUS_QUERIES', message: 'Too many simultaneous queries. Maximum: 100' },
     ],
-    ['MEMORY_LIMIT_EXCEEDED (241)', { kind: 'error', status: 500, ...memory }],
-    ['TOO_MANY_PARTS (252)', { kind: 'error', status: 500, ...parts }],
+    ['MEMORY_LIMIT_EXCEEDED (241)', TRANSIENT, { kind: 'error', status: 500, ...memory }],
+    ['TOO_MANY_PARTS (252)', TRANSIENT, { kind: 'error', status: 500, ...parts }],
     [
       'TIMEOUT_EXCEEDED (159)',
+      TRANSIENT,
       { kind: 'error', status: 500, code: 159, name: 'TIMEOUT_EXCEEDED', message: 'Timeout exceeded: elapsed 600.1 seconds, maximum: 600' },
     ],
-    ['TABLE_IS_READ_ONLY (242)', { kind: 'error', status: 500, code: 242, name: 'TABLE_IS_READ_ONLY', message: 'Table is in readonly mode' }],
-    ['KEEPER_EXCEPTION (999)', { kind: 'error', status: 500, code: 999, name: 'KEEPER_EXCEPTION', message: 'Coordination::Exception: Connection loss' }],
-  ];
-  test.each(transient)('%s: UNAVAILABLE, transient, with the engine code', async (_n, answer) => {
-    const { store } = await open(() => answer);
-    const e = await failure(store.insert('play_logs', rows));
-    expect(e.code).toBe('UNAVAILABLE');
-    expect(isTransientError(e)).toBe(true);
-    expect(e.details.engineCode).toBe((answer as { code: number }).code);
-  });
-
-  const permanent: [string, PeerAnswer][] = [
+    ['TABLE_IS_READ_ONLY (242)', TRANSIENT, { kind: 'error', status: 500, code: 242, name: 'TABLE_IS_READ_ONLY', message: 'Table is in readonly mode' }],
+    [
+      'KEEPER_EXCEPTION (999)',
+      TRANSIENT,
+      { kind: 'error', status: 500, code: 999, name: 'KEEPER_EXCEPTION', message: 'Coordination::Exception: Connection loss' },
+    ],
     [
       'CANNOT_PARSE_INPUT_ASSERTION_FAILED (27)',
+      PERMANENT,
       { kind: 'error', status: 400, code: 27, name: 'CANNOT_PARSE_INPUT_ASSERTION_FAILED', message: "Cannot parse input: expected '{' before: 'x'" },
     ],
     [
       'INCORRECT_DATA (117)',
+      PERMANENT,
       { kind: 'error', status: 400, code: 117, name: 'INCORRECT_DATA', message: 'Unknown field found while parsing JSONEachRow format: extra' },
     ],
-    ['TYPE_MISMATCH (53)', { kind: 'error', status: 400, code: 53, name: 'TYPE_MISMATCH', message: 'Type mismatch' }],
-    ['UNKNOWN_TABLE (60)', { kind: 'error', status: 404, code: 60, name: 'UNKNOWN_TABLE', message: 'Table pylon.nope does not exist' }],
+    ['TYPE_MISMATCH (53)', PERMANENT, { kind: 'error', status: 400, code: 53, name: 'TYPE_MISMATCH', message: 'Type mismatch' }],
+    ['UNKNOWN_TABLE (60)', PERMANENT, { kind: 'error', status: 404, code: 60, name: 'UNKNOWN_TABLE', message: 'Table pylon.nope does not exist' }],
   ];
-  test.each(permanent)('%s: permanent (not transient), with the engine code', async (_n, answer) => {
+  test.each(answers)('%s: %s, with the engine code', async (_n, kind, answer) => {
     const { store } = await open(() => answer);
     const e = await failure(store.insert('play_logs', rows));
-    expect(e.code).toBe('INTERNAL');
-    expect(isTransientError(e)).toBe(false);
+    expect(e.code).toBe(expected[kind].code);
+    expect(isTransientError(e)).toBe(expected[kind].transient);
     expect(e.details.engineCode).toBe((answer as { code: number }).code);
   });
 

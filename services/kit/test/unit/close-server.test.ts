@@ -37,19 +37,14 @@ async function inFlight(server: Server, n: number): Promise<void> {
   }
 }
 
-test('a request in flight finishes before the server closes', async () => {
+test.each([
+  ['a request in flight finishes before the server closes', '/slow', 60_000, 'done'],
+  ['a request that never ends is cut after the drain period, and the server closes', '/never', 100, 'closed'],
+] as const)('%s', async (_title, path, drainMs, expected) => {
   const server = await serve();
-  const answer = get(server, '/slow');
+  const answer = get(server, path);
   await inFlight(server, 1);
-  await closeHttpServer(server, 60_000);
-  expect(await answer).toBe('done');
-});
-
-test('a request that never ends is cut after the drain period, and the server closes', async () => {
-  const server = await serve();
-  const answer = get(server, '/never');
-  await inFlight(server, 1);
-  await closeHttpServer(server, 100);
-  expect(await answer).toBe('closed');
+  await closeHttpServer(server, drainMs);
+  expect(await answer).toBe(expected);
   expect(server.listening).toBe(false);
 });

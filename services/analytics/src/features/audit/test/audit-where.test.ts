@@ -1,6 +1,6 @@
 /** where / order on the auditEvent query (chDB): known answers, refusals naming the field, tenancy. */
-import type { AnalyticsStore, AuditEventRecord } from '@pylon/kit';
-import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
+import type { AnalyticsStore, AuditEventRecord, Principal } from '@pylon/kit';
+import { subgraphLister, subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createScratchChdbStore } from '@pylon/adapters/chdb';
 import { createAnalyticsSubgraph } from '../../../app.js';
 
@@ -39,11 +39,8 @@ beforeAll(async () => {
 afterAll(() => store.close());
 
 const Q = 'query($where: AuditEventFilterInput, $order: [AuditEventSortInput!]) { auditEvent(where: $where, order: $order) { eventId } }';
-const ids = async (vars: Record<string, unknown>, who = testPrincipal('acc-a')) => {
-  const r = await run(Q, vars, who);
-  if (r.errors) throw new Error(r.errors[0]!.message);
-  return (r.data as { auditEvent: { eventId: string }[] }).auditEvent.map((e) => e.eventId);
-};
+const list = subgraphLister(run, testPrincipal('acc-a'));
+const ids = async (vars: Record<string, unknown>, who?: Principal) => (await list<{ eventId: string }>('auditEvent', Q, vars, who)).map((e) => e.eventId);
 
 test('endDate is included at the precision written: an event shown as 10:00:00Z is inside 10:00:00Z..10:00:00Z (issue 35)', async () => {
   const r = await run('query($s: String, $e: String) { auditEvent(startDate: $s, endDate: $e) { eventId timestamp } }', {

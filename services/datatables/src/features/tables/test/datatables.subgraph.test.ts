@@ -1,5 +1,5 @@
-import { POLICIES, type DocumentStore } from '@pylon/kit';
-import { subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
+import type { DocumentStore } from '@pylon/kit';
+import { policyAnswers, subgraphRunner, testPrincipal, testTokens } from '@pylon/kit/testing';
 import { createScratchLmdbStore } from '@pylon/adapters/lmdb';
 import { createDataTablesSubgraph } from '../../../app.js';
 import type { DataTableRecord } from '../../../domain/data-table.js';
@@ -142,12 +142,10 @@ test('another account sees only its own tables', async () => {
 });
 
 test('DataTables_View is required', async () => {
-  const without = POLICIES.filter((p) => p !== 'DataTables_View');
-  for (const query of ['{ dataTables { continuationToken } }', '{ dataTable(tableId: "menu") { id } }']) {
-    const r = await run(query, {}, principal('acc-a', without));
-    expect(r.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-  }
-  expect((await run('{ dataTables { continuationToken } }', {}, principal('acc-a', ['DataTables_View']))).errors).toBeUndefined();
+  expect(await policyAnswers(run, 'DataTables_View', ['{ dataTables { continuationToken } }', '{ dataTable(tableId: "menu") { id } }'])).toEqual({
+    without: ['FORBIDDEN', 'FORBIDDEN'],
+    alone: [true, true],
+  });
 });
 
 describe('dataTables where / order', () => {

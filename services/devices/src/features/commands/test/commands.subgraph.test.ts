@@ -1,25 +1,14 @@
 /** sendDeviceCommand / sendBulkDeviceCommands: results, every validation refusal, tenancy, bulk speed; delivery and ack through the player API. */
-import { createMemoryStream } from '@pylon/adapters/memory';
-import { TOPICS, type EventStream, type StreamMessage } from '@pylon/kit';
+import { TOPICS } from '@pylon/kit';
 import { createDevice, principal } from '../../../../test/fixtures/subgraph.js';
 import { startPlayerFixture, type PlayerFixture } from '../../../../test/fixtures/player-http.js';
 import { newDeviceRecord } from '../../../domain/device.js';
 
 let f: PlayerFixture;
-let stream: EventStream;
-const pings: StreamMessage[] = [];
-
 beforeAll(async () => {
-  stream = createMemoryStream();
-  f = await startPlayerFixture({ stream });
-  await stream.subscribe(TOPICS.pings, { group: 'test', maxWaitMs: 10 }, async (batch) => {
-    pings.push(...batch);
-  });
+  f = await startPlayerFixture({ watch: TOPICS.pings });
 });
-afterAll(async () => {
-  await f.close();
-  await stream.close();
-});
+afterAll(() => f.close());
 
 const SEND =
   'mutation($d: String!, $c: [DeviceCommandInput!]!) { sendDeviceCommand(deviceId: $d, commands: $c) { success error errorCode errorField deviceId commandCount commands { id command arg status } } }';
@@ -111,8 +100,8 @@ describe('delivery through the player API', () => {
     expect((await f.player.ack(registrationKey, restart.id, { status: 'failed' })).status).toBe(422);
     expect(Object.fromEntries((await statuses(id)).map((c) => [c.command, c.status]))).toEqual({ restart: 'ACKNOWLEDGED', volume: 'FAILED' });
     await new Promise((r) => setTimeout(r, 300));
-    expect(pings.filter((m) => (m.value as { device_id: string }).device_id === id)).toHaveLength(2);
-    expect(pings.find((m) => (m.value as { device_id: string }).device_id === id)?.value).toMatchObject({
+    expect(f.seen.filter((m) => (m.value as { device_id: string }).device_id === id)).toHaveLength(2);
+    expect(f.seen.find((m) => (m.value as { device_id: string }).device_id === id)?.value).toMatchObject({
       account_id: 'acc-a',
       cpu_usage: 12.5,
       player_version: '5.1',

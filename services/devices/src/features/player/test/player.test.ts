@@ -1,24 +1,13 @@
 /** The player API over HTTP: ping validation, screenshots, events, long-poll, and its refusals. */
-import { createMemoryStream } from '@pylon/adapters/memory';
-import { TOPICS, type EventStream, type StreamMessage } from '@pylon/kit';
+import { TOPICS } from '@pylon/kit';
 import { createDevice, principal } from '../../../../test/fixtures/subgraph.js';
 import { JPEG, servePlayer, startPlayerFixture, type PlayerFixture } from '../../../../test/fixtures/player-http.js';
 
 let f: PlayerFixture;
-let stream: EventStream;
-const events: StreamMessage[] = [];
-
 beforeAll(async () => {
-  stream = createMemoryStream();
-  f = await startPlayerFixture({ stream });
-  await stream.subscribe(TOPICS.events, { group: 'test', maxWaitMs: 10 }, async (batch) => {
-    events.push(...batch);
-  });
+  f = await startPlayerFixture({ watch: TOPICS.events });
 });
-afterAll(async () => {
-  await f.close();
-  await stream.close();
-});
+afterAll(() => f.close());
 
 const putSnap = (key: string, body: Buffer, type = 'image/jpeg') =>
   fetch(`${f.player.url}/player/${key}/snap`, { method: 'PUT', headers: { 'content-type': type }, body });
@@ -192,7 +181,7 @@ describe('events', () => {
     ).data!.trackDeviceEvent;
     expect(t).toMatchObject({ success: true, deviceId: id });
     await new Promise((r) => setTimeout(r, 300));
-    const mine = events.map((m) => m.value as Record<string, unknown>).filter((v) => v.device_id === id);
+    const mine = f.seen.map((m) => m.value as Record<string, unknown>).filter((v) => v.device_id === id);
     expect(mine).toEqual([
       expect.objectContaining({ account_id: 'acc-a', session_id: 's1', event_name: 'tap', properties: '{"button":"buy"}', latitude: 1, longitude: 2 }),
       expect.objectContaining({ session_id: 's2', event_name: 'scan', id: t.eventId }),

@@ -85,6 +85,13 @@ async function createEndpoint(input: Record<string, unknown>, who = A) {
 }
 const emit = (accountId: string, type: 'device.registered', deviceId: string, tags: string[] = []) =>
   pushEventsOver(publisher).emit(accountId, type, { device_id: deviceId, name: deviceId, device_group_id: null, device_tags: tags });
+/** An endpoint at `path` for device.registered whose first `failures` answers are 500s, and one such event (device `dev-<path>`) emitted. */
+async function failingEndpoint(path: string, failures: number) {
+  const { endpoint } = await createEndpoint({ url: `${base}${path}`, eventTypes: ['device.registered'] });
+  failFirst.set(path, failures);
+  emit('acc-a', 'device.registered', `dev-${path.slice(1)}`);
+  return endpoint;
+}
 
 test(
   'a delivery carries Standard Webhooks headers that verify with standardwebhooks; the secret is shown once',
@@ -106,9 +113,7 @@ test(
 test(
   'a 500 is retried with backoff, then succeeds; the log shows both attempts',
   async () => {
-    const { endpoint } = await createEndpoint({ url: `${base}/flaky`, eventTypes: ['device.registered'] });
-    failFirst.set('/flaky', 1);
-    emit('acc-a', 'device.registered', 'dev-flaky');
+    const endpoint = await failingEndpoint('/flaky', 1);
     await until('two attempts', () => received.filter((r) => r.path === '/flaky').length >= 2);
     const deadline = Date.now() + 60_000;
     let rows: { status: string; attempts: { statusCode: number }[] }[] = [];
@@ -212,9 +217,7 @@ test(
 test(
   'an endpoint that keeps failing is disabled, with a webhook_endpoint.disabled event',
   async () => {
-    const { endpoint } = await createEndpoint({ url: `${base}/dead`, eventTypes: ['device.registered'] });
-    failFirst.set('/dead', 1_000_000);
-    emit('acc-a', 'device.registered', 'dev-dead');
+    const endpoint = await failingEndpoint('/dead', 1_000_000);
     const disabled = await until('the disabled event', () =>
       events.find((e) => e.type === 'webhook_endpoint.disabled' && (e.data as { webhook_endpoint_id: string }).webhook_endpoint_id === endpoint.id),
     );

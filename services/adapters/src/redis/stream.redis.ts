@@ -35,7 +35,8 @@ import type { Redis } from 'ioredis';
 import { AppError } from '@pylon/kit/errors';
 import type { BatchContext, ConsumerOptions, EventStream, GroupLag, StreamMessage, Subscription } from '@pylon/kit/ports/stream';
 import { RedisMember, type MemberDeps } from './stream.redis-member.js';
-import { connect, encode, fieldsOf, idBefore, shutdown, unavailable, type RedisConnectionOptions } from './stream.redis-wire.js';
+import { connect, encode, fieldsOf, idBefore, unavailable, type RedisConnectionOptions } from './stream.redis-wire.js';
+import { shutdown } from './connection.redis.js';
 
 export interface RedisStreamOptions extends RedisConnectionOptions {
   /** Key prefix of the streams. Default `pylon:stream:`. */

@@ -197,7 +197,7 @@ GROUP BY device_id, p`,
     q.buckets,
     groupsOf(rows, (r) => r.device_id, await o.devices),
     rows,
-    (r) => ({ group: r.device_id, periodMs: Number(r.p) * 1000 }),
+    (r) => r.device_id,
     (deviceId, b, r): AudienceMetric => {
       const n = (v: number | undefined) => (r ? Number(v) : 0);
       const m: AudienceMetric = {

@@ -99,7 +99,7 @@ GROUP BY device_id, p`,
     q.buckets,
     groupsOf(rows, (r) => r.device_id, await o.devices),
     rows,
-    (r) => ({ group: r.device_id, periodMs: Number(r.p) * 1000 }),
+    (r) => r.device_id,
     (deviceId, b, r): DeviceMetric => {
       // Minutes of the period inside the range that have begun by now (a partial minute counts: a
       // ping in it is uptime); none for a period after now.

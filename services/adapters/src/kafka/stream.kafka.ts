@@ -44,7 +44,7 @@
 import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type KafkaConfig, type Producer, type SASLOptions } from 'kafkajs';
 import { AppError } from '@pylon/kit/errors';
 import type { Logger } from '@pylon/kit/logger';
-import type { ConsumerOptions, EventStream, GroupLag, StreamMessage, Subscription } from '@pylon/kit/ports/stream';
+import { streamMethodsOf, type ConsumerOptions, type EventStream, type GroupLag, type StreamMessage, type Subscription } from '@pylon/kit/ports/stream';
 import { ChunkRunner, type ChunkSettings } from './stream.kafka-chunk.js';
 import { checkTopic, encodeValue, unavailable, withTimeout } from './stream.kafka-wire.js';
 
@@ -369,13 +369,5 @@ class KafkaBus {
 }
 
 export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
-  const bus = new KafkaBus(opts);
-  // Own properties, not a class instance: callers spread or wrap the stream.
-  return {
-    publish: (topic, messages) => bus.publish(topic, messages),
-    subscribe: (topics, options, handler) => bus.subscribe(topics, options, handler),
-    lag: () => bus.lag(),
-    ping: () => bus.ping(),
-    close: () => bus.close(),
-  };
+  return streamMethodsOf(new KafkaBus(opts));
 }

@@ -60,18 +60,21 @@ export const fileJobCleanup =
 /**
  * Registers a kind whose jobs produce one file. Each run reads its input, lets `prepare` check it
  * again as the caller who started the job and describe the file, and writes that file
- * (writeFileJob); a job that does not succeed leaves no file (fileJobCleanup).
+ * (writeFileJob) through the runner's JobFiles; a job that does not succeed leaves no file
+ * (fileJobCleanup). False, and nothing registered, when the runner keeps no job files.
  */
 export function registerFileJob<I extends { principal: JobPrincipal }>(
   runner: JobRunner,
-  files: JobFiles,
   kind: string,
   access: Omit<JobAccess, 'cleanup'>,
   prepare: (input: I, principal: Principal, ctx: JobContext) => Promise<FileJobSpec>,
-): void {
+): boolean {
+  const files = runner.files;
+  if (!files) return false;
   const run = async (ctx: JobContext) => {
     const input = ctx.job.input as unknown as I;
     return writeFileJob(ctx, files, await prepare(input, principalOfJob(input.principal), ctx));
   };
   runner.register(kind, run, { ...access, cleanup: fileJobCleanup(files) });
+  return true;
 }

@@ -21,10 +21,8 @@ export interface ReportExportJobInput {
 }
 
 export function registerReportExportJob(runner: JobRunner, deps: ReportsDeps): void {
-  const files = runner.files;
-  if (!files) throw new Error('report export jobs need the runner to keep job files');
   const access = { view: 'Analytics_View', edit: 'Analytics_View' } as const;
-  registerFileJob<ReportExportJobInput>(runner, files, REPORT_EXPORT_JOB_KIND, access, async (input, principal) => {
+  const registered = registerFileJob<ReportExportJobInput>(runner, REPORT_EXPORT_JOB_KIND, access, async (input, principal) => {
     const report = await prepareReportExport(deps, principal, input.body);
     return {
       tenant: principal.accountId,
@@ -35,4 +33,5 @@ export function registerReportExportJob(runner: JobRunner, deps: ReportsDeps): v
       failure: 'the report could not be written',
     };
   });
+  if (!registered) throw new Error('report export jobs need the runner to keep job files');
 }

@@ -21,17 +21,21 @@ export interface ReportExportJobInput {
 }
 
 export function registerReportExportJob(runner: JobRunner, deps: ReportsDeps): void {
-  const access = { view: 'Analytics_View', edit: 'Analytics_View' } as const;
-  const registered = registerFileJob<ReportExportJobInput>(runner, REPORT_EXPORT_JOB_KIND, access, async (input, principal) => {
-    const report = await prepareReportExport(deps, principal, input.body);
-    return {
-      tenant: principal.accountId,
-      file: { filename: report.filename, contentType: report.contentType, ext: report.ext },
-      produce: (out, progress) => report.write(out, { progress }),
-      logger: deps.logger,
-      logMessage: 'report export job failed',
-      failure: 'the report could not be written',
-    };
-  });
+  const registered = registerFileJob<ReportExportJobInput>(
+    runner,
+    REPORT_EXPORT_JOB_KIND,
+    { view: 'Analytics_View', edit: 'Analytics_View' },
+    async (input, principal) => {
+      const report = await prepareReportExport(deps, principal, input.body);
+      return {
+        tenant: principal.accountId,
+        file: { filename: report.filename, contentType: report.contentType, ext: report.ext },
+        produce: (out, progress) => report.write(out, { progress }),
+        logger: deps.logger,
+        logMessage: 'report export job failed',
+        failure: 'the report could not be written',
+      };
+    },
+  );
   if (!registered) throw new Error('report export jobs need the runner to keep job files');
 }

@@ -23,10 +23,9 @@ export interface ExportJobInput {
 }
 
 export function registerExportJob(runner: JobRunner, rt: DataTablesRuntime): void {
-  // Stopping one's own export needs no more than starting it.
-  const access = { view: 'DataTables_View', edit: 'DataTables_View' } as const;
-  // Where the process keeps no job files, nothing is registered: exports stay synchronous.
-  registerFileJob<ExportJobInput>(runner, EXPORT_JOB_KIND, access, async (input, principal, ctx) => {
+  // Where the process keeps no job files, nothing is registered: exports stay synchronous. Stopping
+  // one's own export needs no more than starting it.
+  registerFileJob<ExportJobInput>(runner, EXPORT_JOB_KIND, { view: 'DataTables_View', edit: 'DataTables_View' }, async (input, principal, ctx) => {
     const table = await getDataTable(rt.repo, principal, input.tableId);
     await ctx.report({ progress: { rowsDone: 0, rowsTotal: table.rowCount ?? null, rowsFailed: 0 } });
     return {

@@ -48,6 +48,18 @@ export function fillSeries<Row extends { p: number | string }, Out>(
   return out;
 }
 
+/** fillSeries with one series per device: those of the rows and the `listed` ones (see groupsOf), in id order. */
+export function deviceSeries<Row extends { p: number | string; device_id: string }, Out>(
+  buckets: readonly Bucket[],
+  rows: readonly Row[],
+  listed: readonly string[] | undefined,
+  make: (deviceId: string, bucket: Bucket, row: Row | undefined) => Out,
+  limit = Infinity,
+): Out[] {
+  const deviceOf = (r: Row) => r.device_id;
+  return fillSeries(buckets, groupsOf(rows, deviceOf, listed), rows, deviceOf, make, limit);
+}
+
 /**
  * The distinct groups of the rows and the `listed` ones, sorted: a listed group (a device the
  * caller named in a filter and owns) without rows is a series of zeros.

@@ -2,8 +2,7 @@
  * Settings of the analytics subgraph process (main.ts), read by its entry and by the deployment
  * checks (launcher/src/role-configs.ts).
  */
-import { z } from 'zod';
-import { envBool, envInt, jobFilesEnv, jobsEnv } from '@pylon/kit';
+import { envBool, envInt, envSubgraphUrl, jobFilesEnv, jobsEnv } from '@pylon/kit';
 
 /** Report settings, in every process that serves POST /report/export (all-in-one, analytics). */
 export const reportsEnv = {
@@ -22,10 +21,10 @@ export const analyticsProcessEnv = {
    */
   ANALYTICS_RUN_INGEST: envBool(true),
   /** The subgraphs asked, for reports, whether device and media ids are the caller's (compose/k8s service names by default). */
-  DEVICES_URL: z.string().url().default('http://devices:4001'),
-  CONTENT_URL: z.string().url().default('http://content:4001'),
+  DEVICES_URL: envSubgraphUrl('devices'),
+  CONTENT_URL: envSubgraphUrl('content'),
   /** The scheduling subgraph, asked for the names of the schedules proof of play lists. */
-  SCHEDULING_URL: z.string().url().default('http://scheduling:4001'),
+  SCHEDULING_URL: envSubgraphUrl('scheduling'),
   ...reportsEnv,
   ...jobsEnv,
   ...jobFilesEnv,

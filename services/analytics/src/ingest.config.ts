@@ -2,16 +2,12 @@
  * Settings of the telemetry consumer (the "telemetry-consumer" role, ingest.main.ts): one zod schema,
  * read by its entry and by the deployment checks (launcher/src/role-configs.ts).
  */
-import { z } from 'zod';
-import { envBool, envInt, envLogLevel, envPort, metricsEnv } from '@pylon/kit';
+import { envBool, envInt, serverEnv } from '@pylon/kit';
 import { backendEnv, backendRules } from '@pylon/composition/backends';
 
 export const ingestEnv = backendEnv
   .extend({
-    LOG_LEVEL: envLogLevel(),
-    HOST: z.string().min(1).default('0.0.0.0'),
-    PORT: envPort(4010),
-    ...metricsEnv,
+    ...serverEnv(4010),
     /** Messages per insert at most, and the longest a partial batch waits. */
     INGEST_MAX_BATCH: envInt(5000, 1, 100_000),
     INGEST_MAX_WAIT_MS: envInt(500, 0, 60_000),

@@ -11,13 +11,11 @@ import {
   createLogger,
   createOps,
   envInt,
-  envLogLevel,
-  envPort,
   envTrustProxy,
   metricsAccess,
-  metricsEnv,
   onShutdown,
   serveMetrics,
+  serverEnv,
   type AuditSink,
   type GatewayClient,
   type Logger,
@@ -30,11 +28,8 @@ import { auditSinkEnv, createAuditSink } from './audit-sink.js';
 /** A facade process's settings; only the default port differs between facades. */
 export const facadeProcessEnv = (defaultPort: number) =>
   z.object({
-    LOG_LEVEL: envLogLevel(),
-    HOST: z.string().min(1).default('0.0.0.0'),
+    ...serverEnv(defaultPort),
     TRUST_PROXY: envTrustProxy(),
-    PORT: envPort(defaultPort),
-    ...metricsEnv,
     GATEWAY_URL: z.string().url(),
     GATEWAY_TIMEOUT_MS: envInt(10000, 100, 120000),
     ...auditSinkEnv,

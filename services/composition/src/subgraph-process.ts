@@ -6,28 +6,14 @@
  */
 import type { Express } from 'express';
 import { z } from 'zod';
-import {
-  envLogLevel,
-  envPort,
-  envTrustProxy,
-  InternalTokens,
-  loadConfigOrExit,
-  metricsAccess,
-  metricsEnv,
-  type Logger,
-  type Ops,
-  type Subgraph,
-} from '@pylon/kit';
+import { envTrustProxy, InternalTokens, loadConfigOrExit, metricsAccess, serverEnv, type Logger, type Ops, type Subgraph } from '@pylon/kit';
 import { createSubgraphHttp } from '@pylon/kit/serving';
 import { backendEnv, backendRules, type BackendEnv, type Backends, type createBackends } from './backends.js';
 import { runOnBackends } from './background-start.js';
 
 export const subgraphEnv = backendEnv.extend({
-  LOG_LEVEL: envLogLevel(),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  ...serverEnv(4001),
   TRUST_PROXY: envTrustProxy(),
-  PORT: envPort(4001),
-  ...metricsEnv,
   SIGNAGE_INTERNAL_SECRET: z.string().min(32),
 });
 

@@ -4,7 +4,7 @@
  * settings with `contentSettings`.
  */
 import { z } from 'zod';
-import { envInt, envList } from '@pylon/kit';
+import { envInt, envList, envSubgraphUrl } from '@pylon/kit';
 import type { ContentSettings } from './runtime.js';
 
 export const contentEnv = {
@@ -29,7 +29,7 @@ export type ContentEnv = z.infer<z.ZodObject<typeof contentEnv>>;
 /** The content process (main.ts) also reaches the datatables process (a template module's dataTableId is checked there). */
 export const contentProcessEnv = {
   ...contentEnv,
-  DATATABLES_URL: z.string().url().default('http://datatables:4001'),
+  DATATABLES_URL: envSubgraphUrl('datatables'),
 };
 
 export function contentSettings(env: ContentEnv): Partial<ContentSettings> {

@@ -3,8 +3,8 @@
  * (launcher/src/all-in-one.config.ts) both spread `devicesEnv` into their zod schema and build the subgraph's
  * options with `devicesOptions`.
  */
-import { z } from 'zod';
-import { envBool, envInt, jobsEnv, type RateLimiter, type RateLimitSpec } from '@pylon/kit';
+import type { z } from 'zod';
+import { envBool, envInt, envSubgraphUrl, jobsEnv, type RateLimiter, type RateLimitSpec } from '@pylon/kit';
 import type { DevicesDeps } from './app.js';
 
 export const devicesEnv = {
@@ -52,13 +52,13 @@ export const devicesProcessEnv = {
   /** Fleet-wide bulk jobs run in this process (kit jobs.ts settings). */
   ...jobsEnv,
   /** The identity subgraph, asked whether an orgId is the caller's (compose/k8s service name by default). */
-  IDENTITY_URL: z.string().url().default('http://identity:4001'),
+  IDENTITY_URL: envSubgraphUrl('identity'),
   /** The scheduling subgraph, which resolves the player manifests this process serves. */
-  SCHEDULING_URL: z.string().url().default('http://scheduling:4001'),
+  SCHEDULING_URL: envSubgraphUrl('scheduling'),
   /** The content subgraph, asked for the names of the media files play logs name. */
-  CONTENT_URL: z.string().url().default('http://content:4001'),
+  CONTENT_URL: envSubgraphUrl('content'),
   /** The datatables process, which answers screens' menu-board rows (its internal routes). */
-  DATATABLES_URL: z.string().url().default('http://datatables:4001'),
+  DATATABLES_URL: envSubgraphUrl('datatables'),
 };
 
 /** The player API's failed-key limiter (createRateLimiter builds it over the cache driver). */

@@ -2,8 +2,8 @@
  * Settings of webhook delivery: the worker's own role (webhooks.main.ts, "webhook-worker") and the
  * all-in-one (launcher/src/all-in-one.config.ts spreads `webhookDeliveryEnv`).
  */
-import { z } from 'zod';
-import { envInt, envList, envLogLevel, envPort, metricsEnv } from '@pylon/kit';
+import type { z } from 'zod';
+import { envInt, envList, serverEnv } from '@pylon/kit';
 import { backendEnv, backendRules } from '@pylon/composition/backends';
 import type { RetryPolicy } from './features/webhooks/webhook-retry-policy.js';
 
@@ -41,10 +41,7 @@ export const retryPolicyFrom = (env: Parsed): RetryPolicy => ({
 /** The webhook-worker role (webhooks.main.ts). */
 export const webhookWorkerEnv = backendEnv
   .extend({
-    LOG_LEVEL: envLogLevel(),
-    HOST: z.string().min(1).default('0.0.0.0'),
-    PORT: envPort(4011),
-    ...metricsEnv,
+    ...serverEnv(4011),
     ...webhookDeliveryEnv,
   })
   .check(...backendRules);

@@ -37,6 +37,8 @@ export const envBool = (def: boolean) =>
     .enum(['true', 'false', '1', '0', 'yes', 'no'])
     .optional()
     .transform((v) => (v === undefined ? def : v === 'true' || v === '1' || v === 'yes'));
+/** Another subgraph's base address: by default its compose/k8s service name on the subgraph port. */
+export const envSubgraphUrl = (service: string) => z.string().url().default(`http://${service}:4001`);
 export const envPort = (def: number) => z.coerce.number().int().min(0).max(65535).default(def);
 export const envInt = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(def);
 export const envList = () =>

@@ -4,7 +4,8 @@
  * filter and sort by it without a join. Written once over the documents port; each subgraph's
  * repository owns the two collections and hands them in.
  */
-import { AppError, notFound } from './errors.js';
+import { AppError } from './errors.js';
+import { findOrNotFound } from './find-or-not-found.js';
 import type { Collection, Filter, Sort, Stored } from './ports/documents.js';
 
 /** A stored group: a name and the parent it nests under (null: top level). */
@@ -41,10 +42,8 @@ export class GroupTreeRepository<M extends GroupMember = GroupMember> {
   }
 
   /** One of the tenant's groups, or NOT_FOUND (a foreign id reads exactly like an unknown one). */
-  async getGroup(tenant: string, id: string): Promise<StoredGroup> {
-    const g = await this.groups.findById(tenant, id);
-    if (!g) throw notFound(`${this.noun} group`, id.slice(0, 100));
-    return g;
+  getGroup(tenant: string, id: string): Promise<StoredGroup> {
+    return findOrNotFound(this.groups, tenant, id, `${this.noun} group`);
   }
 
   /** The group a member is put in, by id; refuses ids that are not the tenant's groups, naming the field. */

@@ -40,6 +40,7 @@ export * from './groups.js';
 export * from './group-rules.js';
 export * from './group-tree.repository.js';
 export * from './insert-unless-present.js';
+export * from './find-or-not-found.js';
 export * from './template-layout.js';
 export * from './http/outbound-url.js';
 export * from './http/query-subgraph.js';

@@ -65,27 +65,30 @@ export function jsonSyntaxProblem(text: string): JsonSyntaxProblem | null {
   };
   // What may come next: a value, or after one the closer/comma of the container on the stack.
   const stack: ('{' | '[')[] = [];
-  let expect: 'value' | 'after' | 'key' | 'firstKey' | 'firstValue' = 'value';
+  type Expect = 'value' | 'after' | 'key' | 'firstKey' | 'firstValue';
+  let expect: Expect = 'value';
+  /** Steps over an opening bracket: its first key or value (or its end) comes next. */
+  const open = (bracket: '{' | '['): Expect => {
+    stack.push(bracket);
+    i++;
+    return bracket === '{' ? 'firstKey' : 'firstValue';
+  };
+  /** Steps over the closing bracket of the innermost container: what follows a value comes next. */
+  const close = (): Expect => {
+    stack.pop();
+    i++;
+    return 'after';
+  };
   for (;;) {
     skipWs();
     if (expect === 'value' || expect === 'firstValue') {
-      if (expect === 'firstValue' && text[i] === ']') {
-        stack.pop();
-        i++;
-        expect = 'after';
-        continue;
-      }
       const c = text[i];
-      if (c === '{') {
-        stack.push('{');
-        i++;
-        expect = 'firstKey';
+      if (expect === 'firstValue' && c === ']') {
+        expect = close();
         continue;
       }
-      if (c === '[') {
-        stack.push('[');
-        i++;
-        expect = 'firstValue';
+      if (c === '{' || c === '[') {
+        expect = open(c);
         continue;
       }
       let p: JsonSyntaxProblem | null = null;
@@ -102,9 +105,7 @@ export function jsonSyntaxProblem(text: string): JsonSyntaxProblem | null {
     }
     if (expect === 'key' || expect === 'firstKey') {
       if (expect === 'firstKey' && text[i] === '}') {
-        stack.pop();
-        i++;
-        expect = 'after';
+        expect = close();
         continue;
       }
       if (text[i] !== '"') return fail(`expected a property name in double quotes, ${found()}`);
@@ -126,10 +127,8 @@ export function jsonSyntaxProblem(text: string): JsonSyntaxProblem | null {
     if (c === ',') {
       i++;
       expect = top === '{' ? 'key' : 'value';
-    } else if ((c === '}' && top === '{') || (c === ']' && top === '[')) {
-      stack.pop();
-      i++;
-    } else return fail(`expected ',' or '${top === '{' ? '}' : ']'}', ${found()}`);
+    } else if ((c === '}' && top === '{') || (c === ']' && top === '[')) expect = close();
+    else return fail(`expected ',' or '${top === '{' ? '}' : ']'}', ${found()}`);
   }
 }
 

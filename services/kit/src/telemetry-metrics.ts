@@ -72,30 +72,15 @@ export function telemetryMetrics(
       },
     });
   }
+  const counter = <L extends string>(name: string, label: L, help: string) => new Counter<L>({ name, help, labelNames: [label], registers: [registry] });
   return {
-    in: new Counter({
-      name: 'pylon_telemetry_ingest_in_total',
-      help: 'Telemetry records delivered to the ingest (redeliveries after a failed insert included)',
-      labelNames: ['topic'] as const,
-      registers: [registry],
-    }),
-    out: new Counter({
-      name: 'pylon_telemetry_ingest_out_total',
-      help: 'Rows inserted into the analytics store',
-      labelNames: ['table'] as const,
-      registers: [registry],
-    }),
-    duplicates: new Counter({
-      name: 'pylon_telemetry_ingest_duplicates_total',
-      help: 'Telemetry records delivered again (a redelivered batch, a retried request) and dropped, as the store holds them once already',
-      labelNames: ['table'] as const,
-      registers: [registry],
-    }),
-    deadLettered: new Counter({
-      name: 'pylon_telemetry_dead_lettered_total',
-      help: 'Telemetry records moved to the dead letter',
-      labelNames: ['topic'] as const,
-      registers: [registry],
-    }),
+    in: counter('pylon_telemetry_ingest_in_total', 'topic', 'Telemetry records delivered to the ingest (redeliveries after a failed insert included)'),
+    out: counter('pylon_telemetry_ingest_out_total', 'table', 'Rows inserted into the analytics store'),
+    duplicates: counter(
+      'pylon_telemetry_ingest_duplicates_total',
+      'table',
+      'Telemetry records delivered again (a redelivered batch, a retried request) and dropped, as the store holds them once already',
+    ),
+    deadLettered: counter('pylon_telemetry_dead_lettered_total', 'topic', 'Telemetry records moved to the dead letter'),
   };
 }

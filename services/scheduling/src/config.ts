@@ -1,6 +1,5 @@
 /** The scheduling process's own settings (main.ts), declared once (operator docs and deployment checks read them too). */
-import { z } from 'zod';
-import { envList } from '@pylon/kit';
+import { envList, envSubgraphUrl } from '@pylon/kit';
 import { auditSinkEnv } from '@pylon/composition/audit-sink';
 
 /** Settings the scheduling subgraph has in its own process and in the all-in-one. */
@@ -14,7 +13,7 @@ export const schedulingProcessEnv = {
   /** Where screens' override acknowledgements are audited (the analytics ingest's audit topic). */
   ...auditSinkEnv,
   /** The subgraphs asked about devices, playlists/templates and the account (compose/k8s service names by default). */
-  DEVICES_URL: z.string().url().default('http://devices:4001'),
-  CONTENT_URL: z.string().url().default('http://content:4001'),
-  IDENTITY_URL: z.string().url().default('http://identity:4001'),
+  DEVICES_URL: envSubgraphUrl('devices'),
+  CONTENT_URL: envSubgraphUrl('content'),
+  IDENTITY_URL: envSubgraphUrl('identity'),
 };

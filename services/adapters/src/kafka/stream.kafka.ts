@@ -44,7 +44,7 @@
 import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type KafkaConfig, type Producer, type SASLOptions } from 'kafkajs';
 import { AppError } from '@pylon/kit/errors';
 import type { Logger } from '@pylon/kit/logger';
-import type { ConsumerOptions, EventStream, GroupLag, StreamMessage, Subscription } from '@pylon/kit/ports/stream';
+import { streamMethodsOf, type ConsumerOptions, type EventStream, type GroupLag, type StreamMessage, type Subscription } from '@pylon/kit/ports/stream';
 import { ChunkRunner, type ChunkSettings } from './stream.kafka-chunk.js';
 import { checkTopic, encodeValue, unavailable, withTimeout } from './stream.kafka-wire.js';
 
@@ -122,18 +122,38 @@ function checkSubscription(topics: string | readonly string[], options: Consumer
 }
 
 /** The clients, the consumers of this process and what they read; `createKafkaStream` offers it as an EventStream. */
+/** A kafkajs producer or admin client, connected on first use; a failed attempt is forgotten, so the next use tries again. */
+class LazyConnection<C extends { connect(): Promise<void>; disconnect(): Promise<void> }> {
+  private ready: Promise<void> | null = null;
+
+  constructor(readonly client: C) {}
+
+  connect(): Promise<void> {
+    this.ready ??= this.client.connect().catch((e: unknown) => {
+      this.ready = null;
+      throw e;
+    });
+    return this.ready;
+  }
+
+  /** Disconnects if a connection was asked for, without waiting for an attempt still in progress. */
+  async disconnect(): Promise<void> {
+    const asked = this.ready !== null;
+    this.ready = null;
+    if (asked) await this.client.disconnect();
+  }
+}
+
 class KafkaBus {
   private readonly kafka: Kafka;
-  private readonly producer: Producer;
-  private readonly admin: Admin;
+  private readonly producer: LazyConnection<Producer>;
+  private readonly admin: LazyConnection<Admin>;
   private readonly consumers = new Set<Consumer>();
   /** Group -> topics its consumers read here: what lag() reports. */
   private readonly groupTopics = new Map<string, Set<string>>();
   /** Group -> the topic set its subscription here reads: one group per consumer role. */
   private readonly groupRoles = new Map<string, string>();
   private readonly topicsReady = new Map<string, Promise<void>>();
-  private producerReady: Promise<void> | null = null;
-  private adminReady: Promise<void> | null = null;
   private readonly requestTimeoutMs: number;
   private readonly numPartitions: number;
   private readonly sessionTimeout: number;
@@ -162,33 +182,15 @@ class KafkaBus {
       logLevel: logLevel.WARN,
       ...logCreator(opts.logger),
     });
-    this.producer = this.kafka.producer({
-      idempotent: false,
-      retry: { initialRetryTime: 100, maxRetryTime: 3_000, retries: 10 },
-      allowAutoTopicCreation: false,
-      createPartitioner: Partitioners.DefaultPartitioner,
-    });
-    this.admin = this.kafka.admin();
-  }
-
-  private connectProducer(): Promise<void> {
-    if (!this.producerReady) {
-      this.producerReady = this.producer.connect().catch((e: unknown) => {
-        this.producerReady = null;
-        throw e;
-      });
-    }
-    return this.producerReady;
-  }
-
-  private connectAdmin(): Promise<void> {
-    if (!this.adminReady) {
-      this.adminReady = this.admin.connect().catch((e: unknown) => {
-        this.adminReady = null;
-        throw e;
-      });
-    }
-    return this.adminReady;
+    this.producer = new LazyConnection(
+      this.kafka.producer({
+        idempotent: false,
+        retry: { initialRetryTime: 100, maxRetryTime: 3_000, retries: 10 },
+        allowAutoTopicCreation: false,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      }),
+    );
+    this.admin = new LazyConnection(this.kafka.admin());
   }
 
   /**
@@ -201,8 +203,8 @@ class KafkaBus {
     if (!ready) {
       const { replicationFactor } = this.opts;
       ready = (async () => {
-        await this.connectAdmin();
-        await this.admin.createTopics({
+        await this.admin.connect();
+        await this.admin.client.createTopics({
           waitForLeaders: true,
           topics: [{ topic, numPartitions: this.numPartitions, ...(replicationFactor ? { replicationFactor } : {}) }],
         });
@@ -235,8 +237,8 @@ class KafkaBus {
       timestamp: String(m.timestamp ?? now),
     }));
     await this.request('publish', async () => {
-      await Promise.all([this.connectProducer(), this.ensureTopic(topic)]);
-      await this.producer.send({ topic, messages: encoded });
+      await Promise.all([this.producer.connect(), this.ensureTopic(topic)]);
+      await this.producer.client.send({ topic, messages: encoded });
     });
   }
 
@@ -329,11 +331,11 @@ class KafkaBus {
   async lag(): Promise<GroupLag[]> {
     const out: GroupLag[] = [];
     await this.request('lag', async () => {
-      await this.connectAdmin();
+      await this.admin.connect();
       for (const [group, names] of this.groupTopics) {
-        const committed = await this.admin.fetchOffsets({ groupId: group, topics: [...names] });
+        const committed = await this.admin.client.fetchOffsets({ groupId: group, topics: [...names] });
         for (const t of committed) {
-          const ends = await this.admin.fetchTopicOffsets(t.topic);
+          const ends = await this.admin.client.fetchTopicOffsets(t.topic);
           let lag = 0;
           for (const p of t.partitions) {
             const high = Number(ends.find((e) => e.partition === p.partition)?.high ?? 0);
@@ -350,8 +352,8 @@ class KafkaBus {
   async ping(): Promise<void> {
     if (this.closed) throw new AppError('UNAVAILABLE', 'event stream is closed');
     await this.request('ping', async () => {
-      await this.connectAdmin();
-      await this.admin.describeCluster();
+      await this.admin.connect();
+      await this.admin.client.describeCluster();
     });
   }
 
@@ -362,21 +364,10 @@ class KafkaBus {
     await Promise.allSettled(all.map((c) => c.disconnect()));
     // Disconnect without waiting for a connection attempt still in progress (it may be retrying
     // against a dead broker); kafkajs stops using the connections once disconnected.
-    const pending = [this.producerReady ? this.producer.disconnect() : undefined, this.adminReady ? this.admin.disconnect() : undefined];
-    this.producerReady = null;
-    this.adminReady = null;
-    await Promise.allSettled(pending);
+    await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
   }
 }
 
 export function createKafkaStream(opts: KafkaStreamOptions): EventStream {
-  const bus = new KafkaBus(opts);
-  // Own properties, not a class instance: callers spread or wrap the stream.
-  return {
-    publish: (topic, messages) => bus.publish(topic, messages),
-    subscribe: (topics, options, handler) => bus.subscribe(topics, options, handler),
-    lag: () => bus.lag(),
-    ping: () => bus.ping(),
-    close: () => bus.close(),
-  };
+  return streamMethodsOf(new KafkaBus(opts));
 }

@@ -18,10 +18,11 @@
  *   holds is one script (drop lapsed holds, check every limit, then add to every set), so two
  *   replicas never both take the last place. Each set expires with its last hold.
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { AppError } from '@pylon/kit/errors';
 import type { Cache, Leases, PubSub } from '@pylon/kit/ports/cache';
 import { checkTtl, toJson } from '../memory/cache.memory.js';
+import { openRedis, shutdown } from './connection.redis.js';
 
 export interface RedisConnectionOptions {
   /** redis://[user:pass@]host:port[/db] or rediss:// */
@@ -53,35 +54,7 @@ return v
 `;
 
 function connect(opts: RedisConnectionOptions, name: string): Redis {
-  const options: RedisOptions = {
-    lazyConnect: false,
-    // Commands issued while (re)connecting wait in the offline queue, bounded by the two limits below.
-    enableOfflineQueue: true,
-    maxRetriesPerRequest: 2,
-    commandTimeout: opts.commandTimeoutMs ?? 1_500,
-    connectTimeout: opts.connectTimeoutMs ?? 2_000,
-    retryStrategy: (times) => Math.min(times * 100, 2_000),
-    connectionName: name,
-    // After a failed connection, ioredis keeps a ref'd timer this long on disconnect (it waits for a
-    // 'close' that already happened); keep it short so closing does not hold the process open.
-    disconnectTimeout: 200,
-  };
-  const client = new Redis(opts.url, options);
-  client.on('error', (err: Error) => opts.onError?.(err));
-  return client;
-}
-
-/** Quits politely when connected, otherwise (or when QUIT hangs) drops the connection. */
-async function shutdown(client: Redis): Promise<void> {
-  if (client.status === 'end') return;
-  if (client.status === 'ready') {
-    try {
-      await Promise.race([client.quit(), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
-    } catch {
-      /* fall through to disconnect */
-    }
-  }
-  client.disconnect();
+  return openRedis({ ...opts, commandTimeoutMs: opts.commandTimeoutMs ?? 1_500, connectTimeoutMs: opts.connectTimeoutMs ?? 2_000 }, name);
 }
 
 function unavailable(what: string, cause: unknown): AppError {

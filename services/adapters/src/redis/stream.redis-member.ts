@@ -17,7 +17,8 @@ import {
   type StreamMessage,
   type Subscription,
 } from '@pylon/kit/ports/stream';
-import { BLOCK_MS, connect, decode, FENCED, shutdown, sleep, streamsOf, type Entry, type RedisConnectionOptions } from './stream.redis-wire.js';
+import { BLOCK_MS, connect, decode, FENCED, sleep, streamsOf, type Entry, type RedisConnectionOptions } from './stream.redis-wire.js';
+import { shutdown } from './connection.redis.js';
 
 /** What a member needs of its stream: the shared command connection, key names, settings and the dead-letter publish. */
 export interface MemberDeps {

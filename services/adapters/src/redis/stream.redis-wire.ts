@@ -3,10 +3,11 @@
  * renew/acknowledge script and stream-id order. No state; stream.redis.ts and
  * stream.redis-member.ts hold that.
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { AppError } from '@pylon/kit/errors';
 import type { StreamMessage } from '@pylon/kit/ports/stream';
 import { toJson } from '../memory/cache.memory.js';
+import { openRedis } from './connection.redis.js';
 
 /** How the stream reaches Redis (part of RedisStreamOptions). */
 export interface RedisConnectionOptions {
@@ -65,24 +66,8 @@ export const unavailable = (what: string, cause?: unknown) => {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
 
 export function connect(o: RedisConnectionOptions, name: string, blocking: boolean): Redis {
-  const options: RedisOptions = {
-    enableOfflineQueue: true,
-    maxRetriesPerRequest: 2,
-    // A blocking read waits BLOCK_MS by itself; the command timeout must outlast it.
-    commandTimeout: (o.commandTimeoutMs ?? 5_000) + (blocking ? BLOCK_MS : 0),
-    connectTimeout: 2_000,
-    retryStrategy: (times) => Math.min(times * 100, 2_000),
-    connectionName: name,
-    disconnectTimeout: 200,
-  };
-  const client = new Redis(o.url, options);
-  client.on('error', (err: Error) => o.onError?.(err));
-  return client;
-}
-
-export async function shutdown(client: Redis): Promise<void> {
-  if (client.status === 'ready') await Promise.race([client.quit().catch(() => undefined), sleep(1_000)]);
-  client.disconnect();
+  // A blocking read waits BLOCK_MS by itself; the command timeout must outlast it.
+  return openRedis({ ...o, commandTimeoutMs: (o.commandTimeoutMs ?? 5_000) + (blocking ? BLOCK_MS : 0), connectTimeoutMs: 2_000 }, name);
 }
 
 /** The entry's fields; a value that is not JSON-serialisable is BAD_USER_INPUT (kit's toJson). */

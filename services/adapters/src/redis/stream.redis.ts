@@ -33,9 +33,18 @@
 
 import type { Redis } from 'ioredis';
 import { AppError } from '@pylon/kit/errors';
-import type { BatchContext, ConsumerOptions, EventStream, GroupLag, StreamMessage, Subscription } from '@pylon/kit/ports/stream';
+import {
+  streamMethodsOf,
+  type BatchContext,
+  type ConsumerOptions,
+  type EventStream,
+  type GroupLag,
+  type StreamMessage,
+  type Subscription,
+} from '@pylon/kit/ports/stream';
 import { RedisMember, type MemberDeps } from './stream.redis-member.js';
-import { connect, encode, fieldsOf, idBefore, shutdown, unavailable, type RedisConnectionOptions } from './stream.redis-wire.js';
+import { connect, encode, fieldsOf, idBefore, unavailable, type RedisConnectionOptions } from './stream.redis-wire.js';
+import { shutdown } from './connection.redis.js';
 
 export interface RedisStreamOptions extends RedisConnectionOptions {
   /** Key prefix of the streams. Default `pylon:stream:`. */
@@ -238,13 +247,5 @@ class RedisBus {
 
 export function createRedisStream(o: RedisStreamOptions): EventStream & { retain(): Promise<void> } {
   const bus = new RedisBus(o);
-  // Own properties, not a class instance: callers spread or wrap the stream.
-  return {
-    publish: (topic, messages) => bus.publish(topic, messages),
-    subscribe: (topics, options, handler) => bus.subscribe(topics, options, handler),
-    lag: () => bus.lag(),
-    retain: () => bus.retain(),
-    ping: () => bus.ping(),
-    close: () => bus.close(),
-  };
+  return { ...streamMethodsOf(bus), retain: () => bus.retain() };
 }

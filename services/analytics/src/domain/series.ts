@@ -20,23 +20,23 @@ export function bucketIndexOf(buckets: readonly Bucket[], ms: number): number {
 
 /**
  * One record per group and bucket, groups in the order given (each group's periods in time order).
- * `rows` carry their group and their period start (epoch ms); `make` builds a record from the row
- * of that group and period, or from nothing (an empty period).
+ * `rows` carry their period start as `p` (epoch seconds, as the queries' period expressions
+ * return it) and their group (`groupOf`); `make` builds a record from the row of that group and
+ * period, or from nothing (an empty period).
  */
-export function fillSeries<Row, Out>(
+export function fillSeries<Row extends { p: number | string }, Out>(
   buckets: readonly Bucket[],
   groups: readonly string[],
   rows: readonly Row[],
-  keyOf: (row: Row) => { group: string; periodMs: number },
+  groupOf: (row: Row) => string,
   make: (group: string, bucket: Bucket, row: Row | undefined) => Out,
   /** Stop after this many records (the query's limit). */
   limit = Infinity,
 ): Out[] {
   const found = new Map<string, Row>();
   for (const r of rows) {
-    const { group, periodMs } = keyOf(r);
-    const i = bucketIndexOf(buckets, periodMs);
-    if (i >= 0) found.set(`${group}\u0000${i}`, r);
+    const i = bucketIndexOf(buckets, Number(r.p) * 1000);
+    if (i >= 0) found.set(`${groupOf(r)}\u0000${i}`, r);
   }
   const out: Out[] = [];
   for (const g of groups) {
@@ -46,6 +46,18 @@ export function fillSeries<Row, Out>(
     }
   }
   return out;
+}
+
+/** fillSeries with one series per device: those of the rows and the `listed` ones (see groupsOf), in id order. */
+export function deviceSeries<Row extends { p: number | string; device_id: string }, Out>(
+  buckets: readonly Bucket[],
+  rows: readonly Row[],
+  listed: readonly string[] | undefined,
+  make: (deviceId: string, bucket: Bucket, row: Row | undefined) => Out,
+  limit = Infinity,
+): Out[] {
+  const deviceOf = (r: Row) => r.device_id;
+  return fillSeries(buckets, groupsOf(rows, deviceOf, listed), rows, deviceOf, make, limit);
 }
 
 /**

@@ -4,6 +4,7 @@
  * tenant, so nothing here reads or writes across accounts.
  */
 import {
+  findOrNotFound,
   GroupTreeRepository,
   notFound,
   type Collection,
@@ -59,10 +60,8 @@ export class GroupedItems<T extends Grouped> {
   }
 
   /** One of the tenant's items, or NOT_FOUND (a foreign id reads exactly like an unknown one). */
-  async get(tenant: string, id: string): Promise<Stored<T>> {
-    const found = await this.items.findById(tenant, id);
-    if (!found) throw notFound(this.noun, id.slice(0, 100));
-    return found;
+  get(tenant: string, id: string): Promise<Stored<T>> {
+    return findOrNotFound(this.items, tenant, id, this.noun);
   }
 
   add(tenant: string, record: T): Promise<Stored<T>> {

@@ -5,7 +5,7 @@
  * lack an indexed field are not indexed) and durability across reopen.
  */
 import { AppError } from '../errors.js';
-import type { Collection, CollectionSpec, DocumentStore, Stored } from '../ports/documents.js';
+import type { Collection, CollectionSpec, DocumentStore, Filter, Stored } from '../ports/documents.js';
 import { afterEach, beforeEach, describe, expect, test } from './harness.js';
 
 export interface ContractSubject {
@@ -65,6 +65,20 @@ async function expectCode(p: Promise<unknown>, code: 'DUPLICATE_KEY' | 'VERSION_
 
 const ids = (docs: Array<{ id: string }>): string[] => docs.map((d) => d.id);
 const idSet = (docs: Array<{ id: string }>): string[] => ids(docs).sort();
+
+/** The ids a keyset walk visits in pages of `size`, each page after the previous one's `keys` (its sort fields, then id). */
+async function walkPages<T extends object>(col: Collection<T>, filter: Filter, sort: Record<string, 1 | -1>, size: number, keys: string[]): Promise<string[]> {
+  const seen: string[] = [];
+  let after: unknown[] | undefined;
+  for (let guard = 0; guard < 40; guard++) {
+    const page = await col.find(A, filter, { sort, limit: size, ...(after ? { after } : {}) });
+    seen.push(...ids(page));
+    const last = page.at(-1) as Record<string, unknown> | undefined;
+    if (page.length < size || !last) break;
+    after = keys.map((k) => last[k] ?? null);
+  }
+  return seen;
+}
 
 const SCREENS: CollectionSpec = { name: 'screens' };
 const UNIQUE_SCREENS: CollectionSpec = {
@@ -616,18 +630,7 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
           expect(await indexed.count(A, filter)).toBe(want.length);
           // Keyset pages of 3 visit the same sequence.
           const keys = [...Object.keys(sort), ...(Object.keys(sort).includes('id') ? [] : ['id'])];
-          for (const col of [indexed, plain]) {
-            const seen: string[] = [];
-            let after: unknown[] | undefined;
-            for (let guard = 0; guard < 40; guard++) {
-              const page = await col.find(A, filter, { sort, limit: 3, ...(after ? { after } : {}) });
-              seen.push(...ids(page));
-              const last = page.at(-1) as Record<string, unknown> | undefined;
-              if (page.length < 3 || !last) break;
-              after = keys.map((k) => last[k] ?? null);
-            }
-            expect(seen).toEqual(ids(want));
-          }
+          for (const col of [indexed, plain]) expect(await walkPages(col, filter, sort, 3, keys)).toEqual(ids(want));
         }
       });
 
@@ -687,16 +690,7 @@ export function documentsContract(name: string, make: () => Promise<ContractSubj
           const want = ids(await plain.find(A, filter, { sort }));
           expect(ids(await indexed.find(A, filter, { sort }))).toEqual(want);
           // Pages of 2, and pages starting from positions outside the range (a null, a string).
-          const seen: string[] = [];
-          let after: unknown[] | undefined;
-          for (let guard = 0; guard < 20; guard++) {
-            const page = await indexed.find(A, filter, { sort, limit: 2, ...(after ? { after } : {}) });
-            seen.push(...ids(page));
-            const last = page.at(-1) as Record<string, unknown> | undefined;
-            if (page.length < 2 || !last) break;
-            after = [last.rank ?? null, last.id];
-          }
-          expect(seen).toEqual(want);
+          expect(await walkPages(indexed, filter, sort, 2, ['rank', 'id'])).toEqual(want);
           for (const from of [
             [null, 'm02'],
             ['x', 'm01'],

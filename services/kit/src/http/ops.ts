@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { redactUrl, type Logger } from '../logger.js';
 import { forceExit } from '../process/force-exit.js';
-import type { TrustProxy } from '../config.js';
+import { envLogLevel, envPort, type TrustProxy } from '../config.js';
 import { closeHttpServer } from './close-server.js';
 
 export interface Ops {
@@ -45,6 +45,14 @@ export const metricsEnv = {
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   METRICS_TOKEN: z.string().min(16).max(512).optional(),
 };
+
+/** What every serving process reads: its log level, where it listens (PORT defaults to `defaultPort`) and metricsEnv. */
+export const serverEnv = (defaultPort: number) => ({
+  LOG_LEVEL: envLogLevel(),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: envPort(defaultPort),
+  ...metricsEnv,
+});
 
 export interface MetricsAccess {
   /** /metrics is served on this internal port only (see serveMetrics). */

@@ -9,7 +9,8 @@ import type { Writable } from 'node:stream';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { JobFiles, JobResultFile } from './job-files.js';
-import { JobCancelled, type Job, type JobContext } from './jobs.js';
+import type { Principal } from '../auth/principal.js';
+import { JobCancelled, principalOfJob, type Job, type JobAccess, type JobContext, type JobPrincipal, type JobRunner } from './jobs.js';
 
 /** Progress is saved at most this often (each save is a document write); cancellation is seen at every chunk. */
 const REPORT_EVERY_MS = 250;
@@ -55,3 +56,25 @@ export const fileJobCleanup =
   (files: JobFiles) =>
   (job: Job): Promise<void> =>
     job.state === 'succeeded' ? Promise.resolve() : files.discard(job.accountId, job.id);
+
+/**
+ * Registers a kind whose jobs produce one file. Each run reads its input, lets `prepare` check it
+ * again as the caller who started the job and describe the file, and writes that file
+ * (writeFileJob) through the runner's JobFiles; a job that does not succeed leaves no file
+ * (fileJobCleanup). False, and nothing registered, when the runner keeps no job files.
+ */
+export function registerFileJob<I extends { principal: JobPrincipal }>(
+  runner: JobRunner,
+  kind: string,
+  access: Omit<JobAccess, 'cleanup'>,
+  prepare: (input: I, principal: Principal, ctx: JobContext) => Promise<FileJobSpec>,
+): boolean {
+  const files = runner.files;
+  if (!files) return false;
+  const run = async (ctx: JobContext) => {
+    const input = ctx.job.input as unknown as I;
+    return writeFileJob(ctx, files, await prepare(input, principalOfJob(input.principal), ctx));
+  };
+  runner.register(kind, run, { ...access, cleanup: fileJobCleanup(files) });
+  return true;
+}

@@ -113,6 +113,20 @@ export interface EventStream {
 }
 
 /**
+ * A stream's methods as own properties that call `bus` (an adapter's class instance): callers
+ * spread or wrap a stream, which would leave a class's prototype methods behind.
+ */
+export function streamMethodsOf(bus: EventStream): EventStream {
+  return {
+    publish: (topic, messages) => bus.publish(topic, messages),
+    subscribe: (topics, options, handler) => bus.subscribe(topics, options, handler),
+    lag: () => bus.lag(),
+    ping: () => bus.ping(),
+    close: () => bus.close(),
+  };
+}
+
+/**
  * Marks an error as transient (the store is down, not the data bad): the stream retries it forever
  * with backoff and never dead-letters because of it.
  */

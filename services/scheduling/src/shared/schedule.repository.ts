@@ -2,7 +2,7 @@
  * Schedules and schedule groups, sealed: use cases call intent-named methods, never the
  * collections' operators. Every method takes the tenant, so nothing reads or writes across accounts.
  */
-import { GroupTreeRepository, notFound, type Collection, type DocumentStore, type Filter, type FindOptions, type Stored } from '@pylon/kit';
+import { findOrNotFound, GroupTreeRepository, notFound, type Collection, type DocumentStore, type Filter, type FindOptions, type Stored } from '@pylon/kit';
 import { SCHEDULES, SCHEDULE_GROUPS } from '../domain/collections.js';
 import type { ScheduleGroupRecord, ScheduleRecord } from '../domain/schedule.js';
 
@@ -59,10 +59,8 @@ export class ScheduleRepository {
   }
 
   /** One of the tenant's schedules, or NOT_FOUND (a foreign id reads exactly like an unknown one). */
-  async get(tenant: string, id: string): Promise<Schedule> {
-    const found = await this.schedules.findById(tenant, id);
-    if (!found) throw notFound('schedule', id.slice(0, 100));
-    return found;
+  get(tenant: string, id: string): Promise<Schedule> {
+    return findOrNotFound(this.schedules, tenant, id, 'schedule');
   }
 
   add(tenant: string, record: ScheduleRecord): Promise<Schedule> {

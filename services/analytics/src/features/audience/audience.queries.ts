@@ -6,7 +6,7 @@
 import type { AnalyticsStore } from '@pylon/kit';
 import type { AnalyticsQuery, SeriesQuery } from '../../domain/analytics-query.js';
 import { grainsOf, planSource, ROLLUPS, VISITOR_COUNTS_DAY, type Source } from '../../domain/rollup-plan.js';
-import { fillSeries, groupsOf } from '../../domain/series.js';
+import { deviceSeries } from '../../domain/series.js';
 import type { AnalyticsAgeRange, AnalyticsGender, AudienceMetric, Impression } from '../../shared/resolvers.generated.js';
 import type { ListArgs } from '../../domain/list-filter.js';
 import { isoOf, isoSql, limitClause, periodExpr, scope } from '../../shared/scope.sql.js';
@@ -193,11 +193,10 @@ GROUP BY device_id, p`,
     );
     if (dayCounts) await countUncountedDays(store, q.accountId, rows, today);
   }
-  const series = fillSeries(
+  const series = deviceSeries(
     q.buckets,
-    groupsOf(rows, (r) => r.device_id, await o.devices),
     rows,
-    (r) => ({ group: r.device_id, periodMs: Number(r.p) * 1000 }),
+    await o.devices,
     (deviceId, b, r): AudienceMetric => {
       const n = (v: number | undefined) => (r ? Number(v) : 0);
       const m: AudienceMetric = {

@@ -14,7 +14,7 @@ import type { AnalyticsStore } from '@pylon/kit';
 import type { SeriesQuery } from '../../domain/analytics-query.js';
 import { MINUTE } from '../../domain/buckets.js';
 import { grainsOf, planSource, ROLLUPS, type Source } from '../../domain/rollup-plan.js';
-import { fillSeries, groupsOf } from '../../domain/series.js';
+import { deviceSeries } from '../../domain/series.js';
 import type { DeviceMetric } from '../../shared/resolvers.generated.js';
 import { isoOf, periodExpr, scope } from '../../shared/scope.sql.js';
 
@@ -95,11 +95,10 @@ GROUP BY device_id, p`,
   );
   const from = q.range.from.getTime(),
     to = Math.min(q.range.to.getTime(), (o.now ?? new Date()).getTime());
-  const series = fillSeries(
+  const series = deviceSeries(
     q.buckets,
-    groupsOf(rows, (r) => r.device_id, await o.devices),
     rows,
-    (r) => ({ group: r.device_id, periodMs: Number(r.p) * 1000 }),
+    await o.devices,
     (deviceId, b, r): DeviceMetric => {
       // Minutes of the period inside the range that have begun by now (a partial minute counts: a
       // ping in it is uptime); none for a period after now.

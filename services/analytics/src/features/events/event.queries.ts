@@ -80,7 +80,7 @@ GROUP BY p, name`,
     q.buckets,
     groupByEvent ? groupsOf(rows, (r) => r.name) : [''],
     rows,
-    (r) => ({ group: r.name, periodMs: Number(r.p) * 1000 }),
+    (r) => r.name,
     (name, b, r): EventMetric => ({
       eventName: groupByEvent ? name : null,
       periodStart: isoOf(b.start),

@@ -175,7 +175,7 @@ export async function selectPlayStatsByTime(store: AnalyticsStore, q: SeriesQuer
     q.buckets,
     groups,
     rows,
-    (r) => ({ group: r.fid, periodMs: Number(r.p) * 1000 }),
+    (r) => r.fid,
     (fileId, b, r): PlayStatByTime => {
       const plays = r ? Number(r.plays) : 0,
         dur = r ? Number(r.dur) : 0;

@@ -9,7 +9,7 @@
  * A restart runs the export again from the start (the file's key is fixed by the job). A cancelled
  * or failed export leaves no file.
  */
-import { fileJobCleanup, principalOfJob, writeFileJob, type JobContext, type JobPrincipal, type JobRunner } from '@pylon/kit';
+import { registerFileJob, type JobPrincipal, type JobRunner } from '@pylon/kit';
 import { prepareReportExport, type ReportsDeps } from './export-report.js';
 
 export const REPORT_EXPORT_JOB_KIND = 'analytics.report-export';
@@ -21,27 +21,21 @@ export interface ReportExportJobInput {
 }
 
 export function registerReportExportJob(runner: JobRunner, deps: ReportsDeps): void {
-  const files = runner.files;
-  if (!files) throw new Error('report export jobs need the runner to keep job files');
-  runner.register(
+  const registered = registerFileJob<ReportExportJobInput>(
+    runner,
     REPORT_EXPORT_JOB_KIND,
-    async (ctx: JobContext) => {
-      const input = ctx.job.input as unknown as ReportExportJobInput;
-      const principal = principalOfJob(input.principal);
+    { view: 'Analytics_View', edit: 'Analytics_View' },
+    async (input, principal) => {
       const report = await prepareReportExport(deps, principal, input.body);
-      return writeFileJob(ctx, files, {
+      return {
         tenant: principal.accountId,
         file: { filename: report.filename, contentType: report.contentType, ext: report.ext },
         produce: (out, progress) => report.write(out, { progress }),
         logger: deps.logger,
         logMessage: 'report export job failed',
         failure: 'the report could not be written',
-      });
-    },
-    {
-      view: 'Analytics_View',
-      edit: 'Analytics_View',
-      cleanup: fileJobCleanup(files),
+      };
     },
   );
+  if (!registered) throw new Error('report export jobs need the runner to keep job files');
 }

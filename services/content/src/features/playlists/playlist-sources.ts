@@ -65,16 +65,15 @@ async function edit(
   }
 }
 
-const addSchema = z
-  .object({
-    playlistId: idField,
-    fileId: idField,
-    interval: intervalField,
-    name: nameField.nullable().optional(),
-    expectedVersion: versionField,
-    ...validityFields,
-  })
-  .strict();
+/** What an added source may set besides what it plays (a media file or a web page). */
+const addedSourceFields = {
+  interval: intervalField,
+  name: nameField.nullable().optional(),
+  expectedVersion: versionField,
+  ...validityFields,
+};
+
+const addSchema = z.object({ playlistId: idField, fileId: idField, ...addedSourceFields }).strict();
 
 export async function addPlaylistSource(rt: ContentRuntime, principal: Principal, input: unknown): Promise<Playlist> {
   const a = parseInput(addSchema, input);
@@ -109,16 +108,7 @@ const webPageUrl = z
     }
   }, 'must be an http or https address without credentials');
 
-const addWebPageSchema = z
-  .object({
-    playlistId: idField,
-    url: webPageUrl,
-    interval: intervalField,
-    name: nameField.nullable().optional(),
-    expectedVersion: versionField,
-    ...validityFields,
-  })
-  .strict();
+const addWebPageSchema = z.object({ playlistId: idField, url: webPageUrl, ...addedSourceFields }).strict();
 
 /**
  * Appends a web page (a WEB_PAGE source: no media file, its address kept on the source). Players

@@ -10,7 +10,7 @@
  * A cancelled or failed export leaves no file (cleanup discards it).
  */
 import { pipeline } from 'node:stream/promises';
-import { fileJobCleanup, principalOfJob, writeFileJob, type JobContext, type JobPrincipal, type JobRunner } from '@pylon/kit';
+import { registerFileJob, type JobPrincipal, type JobRunner } from '@pylon/kit';
 import type { DataTablesRuntime } from '../../runtime.js';
 import { exportRowsCsv } from './export-rows.js';
 import { getDataTable } from '../tables/get-data-table.js';
@@ -23,29 +23,18 @@ export interface ExportJobInput {
 }
 
 export function registerExportJob(runner: JobRunner, rt: DataTablesRuntime): void {
-  const files = runner.files;
-  if (!files) return; // This process keeps no job files: exports stay synchronous.
-  runner.register(
-    EXPORT_JOB_KIND,
-    async (ctx: JobContext) => {
-      const input = ctx.job.input as unknown as ExportJobInput;
-      const principal = principalOfJob(input.principal);
-      const table = await getDataTable(rt.repo, principal, input.tableId);
-      await ctx.report({ progress: { rowsDone: 0, rowsTotal: table.rowCount ?? null, rowsFailed: 0 } });
-      return writeFileJob(ctx, files, {
-        tenant: principal.accountId,
-        file: { filename: `${table.id.replace(/[^A-Za-z0-9_-]/g, '_')}.csv`, contentType: 'text/csv; charset=utf-8', ext: 'csv' },
-        produce: async (out, progress) => pipeline(await exportRowsCsv(rt, principal, table.id, { progress }), out, { end: false }),
-        logger: rt.logger,
-        logMessage: 'data table export job failed',
-        failure: 'the export could not be written',
-      });
-    },
-    {
-      view: 'DataTables_View',
-      // Stopping one's own export needs no more than starting it.
-      edit: 'DataTables_View',
-      cleanup: fileJobCleanup(files),
-    },
-  );
+  // Where the process keeps no job files, nothing is registered: exports stay synchronous. Stopping
+  // one's own export needs no more than starting it.
+  registerFileJob<ExportJobInput>(runner, EXPORT_JOB_KIND, { view: 'DataTables_View', edit: 'DataTables_View' }, async (input, principal, ctx) => {
+    const table = await getDataTable(rt.repo, principal, input.tableId);
+    await ctx.report({ progress: { rowsDone: 0, rowsTotal: table.rowCount ?? null, rowsFailed: 0 } });
+    return {
+      tenant: principal.accountId,
+      file: { filename: `${table.id.replace(/[^A-Za-z0-9_-]/g, '_')}.csv`, contentType: 'text/csv; charset=utf-8', ext: 'csv' },
+      produce: async (out, progress) => pipeline(await exportRowsCsv(rt, principal, table.id, { progress }), out, { end: false }),
+      logger: rt.logger,
+      logMessage: 'data table export job failed',
+      failure: 'the export could not be written',
+    };
+  });
 }

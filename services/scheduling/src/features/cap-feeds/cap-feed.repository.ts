@@ -3,7 +3,7 @@
  * repositories: intent-named methods, each scoped to the tenant (the registry to SYSTEM_TENANT).
  */
 import { createHash } from 'node:crypto';
-import { notFound, type Collection, type DocumentStore, type Stored } from '@pylon/kit';
+import { findOrNotFound, notFound, type Collection, type DocumentStore, type Stored } from '@pylon/kit';
 import { CAP_ALERTS, CAP_FEED_ACCOUNTS, CAP_FEEDS, SYSTEM_TENANT } from '../../domain/collections.js';
 import type { CapAlertRecord, CapFeedRecord } from '../../domain/cap.js';
 
@@ -36,10 +36,8 @@ export class CapFeedRepository {
   }
 
   /** One of the tenant's feeds, or NOT_FOUND (a foreign id reads like an unknown one). */
-  async get(tenant: string, id: string): Promise<CapFeed> {
-    const found = await this.feeds.findById(tenant, id);
-    if (!found) throw notFound('CAP feed', id.slice(0, 100));
-    return found;
+  get(tenant: string, id: string): Promise<CapFeed> {
+    return findOrNotFound(this.feeds, tenant, id, 'CAP feed');
   }
 
   list(tenant: string, limit: number): Promise<CapFeed[]> {

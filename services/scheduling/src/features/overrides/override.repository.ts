@@ -2,7 +2,7 @@
  * Overrides and their screens' acknowledgements, sealed like the schedules' repository: intent-named
  * methods, every one scoped to the tenant.
  */
-import { notFound, type Collection, type DocumentStore, type Stored } from '@pylon/kit';
+import { findOrNotFound, type Collection, type DocumentStore, type Stored } from '@pylon/kit';
 import { OVERRIDE_SCREENS, OVERRIDES } from '../../domain/collections.js';
 import type { OverrideRecord, OverrideScreenRecord } from '../../domain/override.js';
 
@@ -25,10 +25,8 @@ export class OverrideRepository {
   }
 
   /** One of the tenant's overrides, or NOT_FOUND (a foreign id reads like an unknown one). */
-  async get(tenant: string, id: string): Promise<Override> {
-    const found = await this.overrides.findById(tenant, id);
-    if (!found) throw notFound('override', id.slice(0, 100));
-    return found;
+  get(tenant: string, id: string): Promise<Override> {
+    return findOrNotFound(this.overrides, tenant, id, 'override');
   }
 
   /** The tenant's overrides, newest start first. */

@@ -3,7 +3,7 @@
  * sweeper walks; intent-named methods, each scoped to the tenant (the edges to the system tenant,
  * with the device's account in the entry, so one index walk serves every account).
  */
-import { insertUnlessPresent, notFound, type Collection, type DocumentStore, type Stored } from '@pylon/kit';
+import { findOrNotFound, insertUnlessPresent, type Collection, type DocumentStore, type Stored } from '@pylon/kit';
 import { POWER_EDGES, POWER_SCHEDULES, SYSTEM_TENANT } from '../../domain/collections.js';
 import type { PowerScheduleRecord, PowerScope } from '../../domain/power.js';
 
@@ -47,10 +47,8 @@ export class PowerScheduleRepository {
   }
 
   /** One of the tenant's schedules, or NOT_FOUND (a foreign id reads like an unknown one). */
-  async get(tenant: string, id: string): Promise<PowerSchedule> {
-    const found = await this.schedules.findById(tenant, id);
-    if (!found) throw notFound('power schedule', id.slice(0, 100));
-    return found;
+  get(tenant: string, id: string): Promise<PowerSchedule> {
+    return findOrNotFound(this.schedules, tenant, id, 'power schedule');
   }
 
   remove(tenant: string, id: string): Promise<boolean> {

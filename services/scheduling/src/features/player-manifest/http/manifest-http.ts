@@ -37,39 +37,32 @@ export function createManifestHttp(rt: SchedulingRuntime, tokens: InternalTokens
     res.status(503).json({ error: { code: 'UNAVAILABLE', message: 'the manifest could not be resolved now; retry' } });
   };
 
-  router.get('/internal/manifests/:deviceId', async (req, res) => {
-    const device = await deviceOf(req, res);
-    if (!device) return;
-    try {
-      const answer = await currentManifest(rt, device);
-      if (!answer) return void gone(res);
-      res.json(answer);
-    } catch (e) {
-      failed(res, e);
-    }
-  });
+  /** A GET about the token's device: no answer is 404 (no such device), a failure 503. */
+  const answer = (path: string, read: (device: DeviceRef) => Promise<object | null>) =>
+    router.get(path, async (req, res) => {
+      const device = await deviceOf(req, res);
+      if (!device) return;
+      try {
+        const body = await read(device);
+        if (!body) return void gone(res);
+        res.json(body);
+      } catch (e) {
+        failed(res, e);
+      }
+    });
 
-  router.get('/internal/manifests/:deviceId/version', async (req, res) => {
-    const device = await deviceOf(req, res);
-    if (!device) return;
-    try {
-      const version = await manifestVersion(rt, device);
-      if (version === null) return void gone(res);
-      res.json({ version });
-    } catch (e) {
-      failed(res, e);
-    }
+  answer('/internal/manifests/:deviceId', (device) => currentManifest(rt, device));
+  answer('/internal/manifests/:deviceId/version', async (device) => {
+    const version = await manifestVersion(rt, device);
+    return version === null ? null : { version };
   });
-
-  router.get('/internal/manifests/:deviceId/power', async (req, res) => {
-    const device = await deviceOf(req, res);
-    if (!device) return;
+  answer('/internal/manifests/:deviceId/power', async (device) => {
     try {
       const p = await devicePower(rt, playerPrincipal(device), device.id);
-      res.json({ on: p.on, since: p.since });
+      return { on: p.on, since: p.since };
     } catch (e) {
-      if (isAppError(e) && e.code === 'NOT_FOUND') return void gone(res);
-      failed(res, e);
+      if (isAppError(e) && e.code === 'NOT_FOUND') return null;
+      throw e;
     }
   });
 

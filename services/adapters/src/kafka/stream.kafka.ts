@@ -121,7 +121,6 @@ function checkSubscription(topics: string | readonly string[], options: Consumer
   return { names, maxBatchSize, role: [...names].sort().join(',') };
 }
 
-/** The clients, the consumers of this process and what they read; `createKafkaStream` offers it as an EventStream. */
 /** A kafkajs producer or admin client, connected on first use; a failed attempt is forgotten, so the next use tries again. */
 class LazyConnection<C extends { connect(): Promise<void>; disconnect(): Promise<void> }> {
   private ready: Promise<void> | null = null;
@@ -144,6 +143,7 @@ class LazyConnection<C extends { connect(): Promise<void>; disconnect(): Promise
   }
 }
 
+/** The clients, the consumers of this process and what they read; `createKafkaStream` offers it as an EventStream. */
 class KafkaBus {
   private readonly kafka: Kafka;
   private readonly producer: LazyConnection<Producer>;

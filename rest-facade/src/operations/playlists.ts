@@ -1,72 +1,16 @@
 /** /playlists, /playlists/{id} and /playlists/groups onto the content subgraph (PlaylistType in the reference's values). */
 import type { RestPlaylistFragment } from '@pylon/kit/generated/rest-operations.generated';
-import { createOp, deleteOp, getOp, listOp, patchOp, updateOp, type FieldMap } from './declare.js';
+import { createOp, deleteOp, patchOp, updateOp, type FieldMap } from './declare.js';
+import { whereReads } from './content-reads.js';
 import { enumToGql, toRestPlaylist } from './content-shape.js';
 import { tagList } from './device-writes.js';
 import { groupOps, requireName } from './groups.js';
-import { answers, arrayOf, byId, created, json, JSON_PATCH_BODY, md, noContent, params, ref, route } from './route.js';
-import { gql } from './gql.js';
+import { answers, created, json, JSON_PATCH_BODY, md, noContent, params, ref, route } from './route.js';
 
 const toRest = (p: RestPlaylistFragment) => toRestPlaylist(p);
 
 /** Filters live in the document's `where` (the playlist query has no id/group arguments). */
-export const listPlaylists = route(
-  'GET /playlists',
-  {
-    tags: ['Playlists'],
-    summary: "Playlists of the caller's account.",
-    description: md(
-      'Every filter given must match (group_id and group_name match any of their values), by name.',
-      'Sources come in play order. Policy: Playlists_View.',
-    ),
-    parameters: params('IdQuery', 'Take', 'Page', 'GroupId', 'GroupName'),
-    responses: answers('One page of playlists (possibly empty).', arrayOf('Playlist'), 400, 401, 403, 500, 503),
-  },
-  listOp('listPlaylists', {
-    document: gql`
-      # GET /playlists. Absent variables leave their where clauses empty, so every filter is optional.
-      query listPlaylists($id: [String], $groupId: [String], $groupName: [String], $limit: Int, $offset: Int) {
-        playlist(
-          where: { id: { in: $id }, groupId: { in: $groupId }, groupName: { in: $groupName } }
-          order: [{ name: ASC }, { id: ASC }]
-          limit: $limit
-          offset: $offset
-        ) {
-          ...RestPlaylist
-        }
-        # The list's total (rest-facade declare.ts 'count'): same filters, counted by the store.
-        total: playlistCount(where: { id: { in: $id }, groupId: { in: $groupId }, groupName: { in: $groupName } })
-      }
-    `,
-    root: 'playlist',
-    count: 'total',
-    params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName' },
-    toRest,
-  }),
-);
-
-export const getPlaylist = route(
-  'GET /playlists/{id}',
-  {
-    tags: ['Playlists'],
-    summary: 'One playlist.',
-    description: md("404 when no playlist of the caller's account has this id. Policy: Playlists_View."),
-    ...byId('The playlist.', 'Playlist', 400, 401, 403, 404, 500, 503),
-  },
-  getOp('getPlaylist', {
-    document: gql`
-      # GET /playlists/{id}. An empty list means the id is unknown in the caller's account: the facade answers 404.
-      query getPlaylist($id: String!) {
-        playlist(where: { id: { eq: $id } }, limit: 1) {
-          ...RestPlaylist
-        }
-      }
-    `,
-    root: 'playlist',
-    what: 'playlist',
-    toRest,
-  }),
-);
+export const { list: listPlaylists, get: getPlaylist } = whereReads({ noun: 'playlist', tag: 'Playlists', notes: 'Sources come in play order.', toRest });
 
 /** null type: the default, Multimedia. */
 const playlistType = (v: unknown) => (v === null ? 'MULTIMEDIA' : enumToGql(v));

@@ -6,7 +6,7 @@
 import { deleteOp, getOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 import { toRestTarget, targetInput } from './overrides.js';
-import { answers, arrayOf, byId, created, json, md, noContent, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, jsonBody, md, noContent, params, ref, route } from './route.js';
 import { fieldOf, listOf, objectBody, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 
@@ -128,7 +128,7 @@ export const createCapFeed = route(
       "Cancel ends the overrides of the alerts it references. The feed acts with the caller's policies. Private and",
       'loopback addresses only when CAP_FEED_ALLOW_LIST names them. Policy Overrides_Edit.',
     ),
-    requestBody: { required: true, content: json(ref('CapFeedRequest')) },
+    requestBody: jsonBody('CapFeedRequest'),
     responses: created('The feed.', ref('CapFeed'), 400, 401, 403, 422, 429, 500, 503),
   },
   restOp('createCapFeed', {
@@ -158,7 +158,7 @@ export const updateCapFeed = route(
     description:
       "Only the given fields change; the feed then acts with the caller's policies. 404 when the account has no feed with this id. Policy Overrides_Edit.",
     parameters: params('IdPath'),
-    requestBody: { required: true, content: json(ref('CapFeedChanges')) },
+    requestBody: jsonBody('CapFeedChanges'),
     responses: answers('The changed feed.', ref('CapFeed'), 400, 401, 403, 404, 429, 500, 503),
   },
   restOp('updateCapFeed', {

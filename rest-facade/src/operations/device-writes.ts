@@ -2,7 +2,7 @@
 import { createOp, deleteOp, getOp, patchOp, updateOp, type FieldMap } from './declare.js';
 import { toRestDevice, type DeviceData } from './devices.js';
 import { isRecord } from './shape.js';
-import { answers, created, json, JSON_PATCH_BODY, md, noContent, params, ref, route } from './route.js';
+import { answers, created, JSON_PATCH_BODY, jsonBody, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 /** Tags as the reference sends them ("a,b") or as a list; null or "" clear them. */
@@ -76,7 +76,7 @@ export const createDevice = route(
         schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{32,128}$' },
       },
     ],
-    requestBody: { required: true, content: json(ref('DeviceCreate')) },
+    requestBody: jsonBody('DeviceCreate'),
     responses: created('The registered device, with its registration_key.', ref('Device'), 400, 401, 403, 409, 500),
   },
   createOp('createDevice', {
@@ -103,7 +103,7 @@ export const updateDevice = route(
       'are refused with 400). Policy: Devices_Edit. Answers 204, as the reference does.',
     ),
     parameters: params('IdPath'),
-    requestBody: { required: true, content: json(ref('DeviceReplace')) },
+    requestBody: jsonBody('DeviceReplace'),
     responses: noContent('Updated; GET /devices/{id} reads it.', 400, 401, 403, 404, 500),
   },
   updateOp('updateDevice', {
@@ -176,7 +176,7 @@ export const claimDevice = route(
       'ignored. An unknown or expired code is a 404 naming `code`; past 10 of them in 10 minutes the',
       "account gets 429. `group_id` and `device_id` must be the caller's account's. Policy: Devices_Edit.",
     ),
-    requestBody: { required: true, content: json(ref('DeviceClaim')) },
+    requestBody: jsonBody('DeviceClaim'),
     responses: created('The paired device, with its registration_key.', ref('Device'), 400, 401, 403, 404, 429, 500),
   },
   createOp('claimDevice', {

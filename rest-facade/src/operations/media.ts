@@ -5,7 +5,7 @@ import { fieldOf, payloadOf } from './shape.js';
 import { toRestMedia } from './content-shape.js';
 import { tagList } from './device-writes.js';
 import { groupOps, requireName } from './groups.js';
-import { answers, arrayOf, byId, created, documented, json, JSON_PATCH_BODY, md, noContent, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, documented, JSON_PATCH_BODY, jsonBody, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 const toRest = (m: RestMediaFragment) => toRestMedia(m);
@@ -86,7 +86,7 @@ export const updateMedia = route(
       'Policy: Files_Edit. Answers 204, as the reference does.',
     ),
     parameters: params('IdPath'),
-    requestBody: { required: true, content: json(ref('MediaRequest')) },
+    requestBody: jsonBody('MediaRequest'),
     responses: noContent('Updated; GET /media/{id} reads it.', 400, 401, 403, 404, 500),
   },
   updateOp('updateMedia', {

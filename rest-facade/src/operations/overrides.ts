@@ -6,7 +6,7 @@ import { getOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 import { fieldOf, isRecord, listOf, objectBody, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
-import { answers, arrayOf, byId, created, json, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, jsonBody, md, params, ref, route } from './route.js';
 
 type OverrideData = ItemOf<'getOverride', 'override'>;
 
@@ -136,7 +136,7 @@ export const startOverride = route(
       'location: any of them) from `starts_at` (default now) until `ends_at` or until cancelled.',
       "Every id must be the caller's. Policy Overrides_Edit (not implied by Schedules_Edit).",
     ),
-    requestBody: { required: true, content: json(ref('OverrideRequest')) },
+    requestBody: jsonBody('OverrideRequest'),
     responses: created('The override, with its screens (pending until they acknowledge).', ref('Override'), 400, 401, 403, 429, 500, 503),
   },
   restOp('startOverride', {

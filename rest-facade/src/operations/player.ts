@@ -4,7 +4,7 @@
  * player), mounted in front of this facade; documented here so players and operators find it in
  * one place.
  */
-import { answers, documented, errors, json, md, noContent, params, ref } from './route.js';
+import { answers, documented, errors, json, jsonBody, md, noContent, params, ref } from './route.js';
 
 /** Every player route: served by the devices service, authenticated by the key in its path (no API key). */
 const PLAYER = { tags: ['Player'], 'x-pylon-handler': 'player', security: [] };
@@ -95,7 +95,7 @@ export const playerTrack = documented('POST /player/{registrationKey}/track', {
   summary: 'Record an event from the device itself.',
   description: 'As POST /devices/{id}/track, authenticated by the registration key.',
   parameters: params('RegistrationKeyPath'),
-  requestBody: { required: true, content: json(ref('Event')) },
+  requestBody: jsonBody('Event'),
   responses: {
     '202': { description: 'Accepted.', content: json(ref('TrackedEvent')) },
     ...errors(400, 401),

@@ -5,7 +5,7 @@ import { whereReads } from './content-reads.js';
 import { enumToGql, toRestPlaylist } from './content-shape.js';
 import { tagList } from './device-writes.js';
 import { groupOps, requireName } from './groups.js';
-import { answers, created, json, JSON_PATCH_BODY, md, noContent, params, ref, route } from './route.js';
+import { answers, created, JSON_PATCH_BODY, jsonBody, md, noContent, params, ref, route } from './route.js';
 
 const toRest = (p: RestPlaylistFragment) => toRestPlaylist(p);
 
@@ -46,7 +46,7 @@ export const createPlaylist = route(
       'tags ("a,b"). Read-only members (id, created_on, ...) and `sources` are accepted and ignored:',
       'sources are added with the GraphQL source mutations (addPlaylistSource, ...). Policy: Playlists_Edit.',
     ),
-    requestBody: { required: true, content: json(ref('PlaylistRequest')) },
+    requestBody: jsonBody('PlaylistRequest'),
     responses: created('The new playlist.', ref('Playlist'), 400, 401, 403, 500),
   },
   createOp('createPlaylist', {
@@ -69,7 +69,7 @@ export const updatePlaylist = route(
       'Policy: Playlists_Edit. Answers 204, as the reference does.',
     ),
     parameters: params('IdPath'),
-    requestBody: { required: true, content: json(ref('PlaylistRequest')) },
+    requestBody: jsonBody('PlaylistRequest'),
     responses: noContent('Updated; GET /playlists/{id} reads it.', 400, 401, 403, 404, 409, 500),
   },
   updateOp('updatePlaylist', {

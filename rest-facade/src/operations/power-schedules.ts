@@ -4,7 +4,7 @@
  * REST body.
  */
 import { AppError } from '@pylon/kit';
-import { answers, arrayOf, byId, json, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, jsonBody, md, params, ref, route } from './route.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 import { fieldOf, isRecord, listOf, objectBody, payloadOf } from './shape.js';
 import { getOp, restOp } from './declare.js';
@@ -99,7 +99,7 @@ export const setPowerSchedule = route(
       'runs past midnight) and on exception dates in their hours instead (none: off all day). Screens get',
       'display_on / display_off at the edges. Every refusal names its field. Policy Schedules_Edit.',
     ),
-    requestBody: { required: true, content: json(ref('PowerScheduleRequest')) },
+    requestBody: jsonBody('PowerScheduleRequest'),
     responses: answers('The power schedule.', ref('PowerSchedule'), 400, 401, 403, 429, 500, 503),
   },
   restOp('setPowerSchedule', {

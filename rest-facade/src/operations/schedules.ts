@@ -10,7 +10,7 @@ import { tagList } from './device-writes.js';
 import type { RestScheduleFragment } from '@pylon/kit/generated/rest-operations.generated';
 import { isRecord } from './shape.js';
 import type { RestSchema } from './types.js';
-import { answers, arrayOf, byId, created, json, JSON_PATCH_BODY, md, noContent, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, JSON_PATCH_BODY, jsonBody, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 const TYPES: Record<string, string> = { PLAYLIST: 'Playlist', TEMPLATE: 'Template', CAMPAIGN: 'Campaign' };
@@ -134,7 +134,7 @@ export const createSchedule = route(
       'before `start_date`; times `HH:mm` (an end before the start runs overnight). Campaign',
       'schedules (conditions) are refused. Each refusal is a 400 naming the property. Policy: Schedules_Edit.',
     ),
-    requestBody: { required: true, content: json(ref('ScheduleRequest')) },
+    requestBody: jsonBody('ScheduleRequest'),
     responses: created('The new schedule.', ref('Schedule'), 400, 401, 403, 500),
   },
   createOp('createSchedule', { root: 'createSchedule', record: 'schedule', body: { fields: SCHEDULE_FIELDS }, toRest }),
@@ -149,7 +149,7 @@ export const updateSchedule = route(
     description:
       'Every property left out is reset to its default (as on creation). Same rules as POST. Answers 204, as the reference does. Policy Schedules_Edit.',
     parameters: params('IdPath'),
-    requestBody: { required: true, content: json(ref('ScheduleRequest')) },
+    requestBody: jsonBody('ScheduleRequest'),
     responses: noContent('Updated; GET /schedules/{id} reads it.', 400, 401, 403, 404, 409, 500),
   },
   updateOp('updateSchedule', {

@@ -512,6 +512,17 @@ export const getDataTableRowVersion = route(
   }),
 );
 
+/** A row read's answers: 200 with its ETag and Cache-Control, 304 while no write happened since the ETag sent. */
+const rowRead = (description: string, schema: string) => ({
+  '200': {
+    description,
+    headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } },
+    content: json(ref(schema)),
+  },
+  '304': { description: 'Not modified since the ETag sent in If-None-Match.' },
+  ...errors(400, 401, 403, 404),
+});
+
 export const listDataTableRows = documented('GET /datatables/{tableId}/rows', {
   tags: ['DataTables'],
   'x-pylon-handler': 'datatables',
@@ -535,15 +546,7 @@ export const listDataTableRows = documented('GET /datatables/{tableId}/rows', {
     { name: 'sortDir', in: 'query', schema: { type: 'string', enum: ['asc', 'desc', 'ASC', 'DESC'] } },
     ...params('DataTablePageSize', 'ContinuationToken', 'RowFields'),
   ],
-  responses: {
-    '200': {
-      description: 'The page.',
-      headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } },
-      content: json(ref('DataTableRowList')),
-    },
-    '304': { description: 'Not modified since the ETag sent in If-None-Match.' },
-    ...errors(400, 401, 403, 404),
-  },
+  responses: rowRead('The page.', 'DataTableRowList'),
 });
 
 export const importDataTableRows = documented('POST /datatables/{tableId}/rows/import', {
@@ -600,13 +603,5 @@ export const getDataTableRow = documented('GET /datatables/{tableId}/rows/{rowId
   summary: 'One row.',
   description: 'ETag / If-None-Match (304) and Cache-Control as for the row list. `fields` as for the row list. Policy: DataTables_View.',
   parameters: params('TableIdPath', 'RowIdPath', 'RowFields'),
-  responses: {
-    '200': {
-      description: 'The row.',
-      headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } },
-      content: json(ref('DataTableRow')),
-    },
-    '304': { description: 'Not modified since the ETag sent in If-None-Match.' },
-    ...errors(400, 401, 403, 404),
-  },
+  responses: rowRead('The row.', 'DataTableRow'),
 });

@@ -16,6 +16,9 @@ export function tagList(v: unknown): unknown {
   return v;
 }
 
+/** A JSON Patch value as GraphQL takes it, where only `/tags` differs from the REST form (tagList). */
+export const tagsPatched = (path: string, value: unknown): unknown => (path === '/tags' ? tagList(value) : value);
+
 /** The reference's Location has members Pylon does not store (county, postal_code, address): dropped. */
 function locationInput(v: unknown): unknown {
   if (!isRecord(v)) return v;
@@ -145,7 +148,7 @@ export const patchDevice = route(
     root: 'patchDevice',
     record: 'device',
     renames: { timeZone: 'timezone' },
-    value: (path, value) => (path === '/tags' ? tagList(value) : value),
+    value: tagsPatched,
     toRest,
   }),
 );

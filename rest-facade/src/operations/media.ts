@@ -3,7 +3,7 @@ import type { RestMediaFragment } from '@pylon/kit/generated/rest-operations.gen
 import { getOp, listOp, updateOp, patchOp, deleteOp, restOp, type FieldMap } from './declare.js';
 import { fieldOf, payloadOf } from './shape.js';
 import { toRestMedia } from './content-shape.js';
-import { tagList } from './device-writes.js';
+import { tagList, tagsPatched } from './device-writes.js';
 import { groupOps, requireName } from './groups.js';
 import { answers, arrayOf, byId, created, documented, JSON_PATCH_BODY, jsonBody, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
@@ -115,7 +115,7 @@ export const patchMedia = route(
   patchOp('patchMedia', {
     root: 'patchMedia',
     record: 'media',
-    value: (path, value) => (path === '/tags' ? tagList(value) : value),
+    value: tagsPatched,
     toRest,
   }),
 );

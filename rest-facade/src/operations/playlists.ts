@@ -3,7 +3,7 @@ import type { RestPlaylistFragment } from '@pylon/kit/generated/rest-operations.
 import { createOp, deleteOp, patchOp, updateOp, type FieldMap } from './declare.js';
 import { whereReads } from './content-reads.js';
 import { enumToGql, toRestPlaylist } from './content-shape.js';
-import { tagList } from './device-writes.js';
+import { tagList, tagsPatched } from './device-writes.js';
 import { groupOps, requireName } from './groups.js';
 import { answers, created, JSON_PATCH_BODY, jsonBody, md, noContent, params, ref, route } from './route.js';
 
@@ -98,7 +98,7 @@ export const patchPlaylist = route(
   patchOp('patchPlaylist', {
     root: 'patchPlaylist',
     record: 'playlist',
-    value: (path, value) => (path === '/tags' ? tagList(value) : path === '/type' ? enumToGql(value) : value),
+    value: (path, value) => (path === '/type' ? enumToGql(value) : tagsPatched(path, value)),
     toRest,
   }),
 );

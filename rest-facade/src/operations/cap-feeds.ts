@@ -132,17 +132,7 @@ export const createCapFeed = route(
     responses: created('The feed.', ref('CapFeed'), 400, 401, 403, 422, 429, 500, 503),
   },
   restOp('createCapFeed', {
-    document: gql`
-      # POST /cap-feeds: adds a CAP alert feed.
-      mutation createCapFeed($input: CapFeedInput!) {
-        createCapFeed(input: $input) {
-          ...RestOutcome
-          capFeed {
-            ...RestCapFeed
-          }
-        }
-      }
-    `,
+    document: { root: 'createCapFeed', record: 'capFeed' },
     variables: (input) => ({ input: capFeedInput(input.body) }),
     respond: (data) => ({ status: 201, body: toRestCapFeed(fieldOf(payloadOf(data, 'createCapFeed', NAMES), 'capFeed')) }),
     fieldNames: NAMES,
@@ -162,17 +152,7 @@ export const updateCapFeed = route(
     responses: answers('The changed feed.', ref('CapFeed'), 400, 401, 403, 404, 429, 500, 503),
   },
   restOp('updateCapFeed', {
-    document: gql`
-      # PUT /cap-feeds/{id}: changes the given fields of a CAP alert feed.
-      mutation updateCapFeed($id: ID!, $input: CapFeedUpdateInput!) {
-        updateCapFeed(id: $id, input: $input) {
-          ...RestOutcome
-          capFeed {
-            ...RestCapFeed
-          }
-        }
-      }
-    `,
+    document: { root: 'updateCapFeed', record: 'capFeed' },
     variables: (input) => ({ id: input.params.id, input: capFeedInput(input.body) }),
     respond: (data) => ({ body: toRestCapFeed(fieldOf(payloadOf(data, 'updateCapFeed', NAMES), 'capFeed')) }),
     fieldNames: NAMES,

@@ -140,17 +140,7 @@ export const startOverride = route(
     responses: created('The override, with its screens (pending until they acknowledge).', ref('Override'), 400, 401, 403, 429, 500, 503),
   },
   restOp('startOverride', {
-    document: gql`
-      # POST /overrides: starts an emergency override (at once, or at starts_at).
-      mutation startOverride($input: OverrideInput!) {
-        startOverride(input: $input) {
-          ...RestOutcome
-          override {
-            ...RestOverride
-          }
-        }
-      }
-    `,
+    document: { root: 'startOverride', record: 'override' },
     variables: (input) => ({ input: overrideInput(input.body) }),
     respond: (data) => ({ status: 201, body: toRestOverride(fieldOf(payloadOf(data, 'startOverride', NAMES), 'override')) }),
     fieldNames: NAMES,
@@ -170,17 +160,7 @@ export const cancelOverride = route(
     ...byId('The cancelled override.', 'Override', 400, 401, 403, 404, 422, 429, 500, 503),
   },
   restOp('cancelOverride', {
-    document: gql`
-      # POST /overrides/{id}/cancel: ends an emergency override on every reachable screen.
-      mutation cancelOverride($id: ID!) {
-        cancelOverride(id: $id) {
-          ...RestOutcome
-          override {
-            ...RestOverride
-          }
-        }
-      }
-    `,
+    document: { root: 'cancelOverride', record: 'override' },
     variables: (input) => ({ id: input.params.id }),
     respond: (data) => ({ body: toRestOverride(fieldOf(payloadOf(data, 'cancelOverride', NAMES), 'override')) }),
     fieldNames: NAMES,

@@ -103,17 +103,7 @@ export const setPowerSchedule = route(
     responses: answers('The power schedule.', ref('PowerSchedule'), 400, 401, 403, 429, 500, 503),
   },
   restOp('setPowerSchedule', {
-    document: gql`
-      # POST /power-schedules: sets the power schedule of its target.
-      mutation setPowerSchedule($input: PowerScheduleInput!) {
-        setPowerSchedule(input: $input) {
-          ...RestOutcome
-          powerSchedule {
-            ...RestPowerSchedule
-          }
-        }
-      }
-    `,
+    document: { root: 'setPowerSchedule', record: 'powerSchedule' },
     variables: (input) => ({ input: powerInput(input.body) }),
     respond: (data) => ({ body: toRestPowerSchedule(fieldOf(payloadOf(data, 'setPowerSchedule', NAMES), 'powerSchedule')) }),
     fieldNames: NAMES,
@@ -130,17 +120,7 @@ export const deletePowerSchedule = route(
     ...byId('The deleted power schedule.', 'PowerSchedule', 400, 401, 403, 404, 429, 500, 503),
   },
   restOp('deletePowerSchedule', {
-    document: gql`
-      # DELETE /power-schedules/{id}: deletes a power schedule.
-      mutation deletePowerSchedule($id: ID!) {
-        deletePowerSchedule(id: $id) {
-          ...RestOutcome
-          powerSchedule {
-            ...RestPowerSchedule
-          }
-        }
-      }
-    `,
+    document: { root: 'deletePowerSchedule', record: 'powerSchedule' },
     variables: (input) => ({ id: input.params.id }),
     respond: (data) => ({ body: toRestPowerSchedule(fieldOf(payloadOf(data, 'deletePowerSchedule', NAMES), 'powerSchedule')) }),
     fieldNames: NAMES,

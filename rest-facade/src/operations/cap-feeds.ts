@@ -3,7 +3,7 @@
  * change, delete, poll now) onto the capFeed queries and mutations. Bodies are snake_case like
  * every REST body; a feed's target has the override target's shape.
  */
-import { deleteOp, getOp, restOp } from './declare.js';
+import { deleteOp, nullableGetOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 import { toRestTarget, targetInput } from './overrides.js';
 import { answers, arrayOf, byId, created, jsonBody, md, noContent, params, ref, route } from './route.js';
@@ -98,22 +98,7 @@ export const getCapFeed = route(
       'Each alert with its outcome (STARTED with its override, NO_SCREENS, FILTERED, ...). 404 when the account has no feed with this id. Policy Schedules_View.',
     ...byId('The feed.', 'CapFeed', 400, 401, 403, 404, 429, 500, 503),
   },
-  getOp('getCapFeed', {
-    document: gql`
-      # GET /cap-feeds/{id}: one CAP alert feed with the alerts it read.
-      query getCapFeed($id: ID!) {
-        capFeed(id: $id) {
-          ...RestCapFeed
-        }
-      }
-    `,
-    root: 'capFeed',
-    what: 'CAP feed',
-    // An unknown id (or another account's) is a null root without errors: a 404 naming the id parameter, not a failed gateway.
-    nullable: true,
-    notFound: 'field',
-    toRest: toRestCapFeed,
-  }),
+  nullableGetOp('getCapFeed', { root: 'capFeed', fragment: 'RestCapFeed', what: 'CAP feed', toRest: toRestCapFeed }),
 );
 
 export const createCapFeed = route(

@@ -279,6 +279,19 @@ function getOperation(spec: GetSpec): RestOperation {
   };
 }
 
+/**
+ * GET by id over a single nullable root `<root>(id: ID!)` selecting the record's `Rest<Type>`
+ * fragment (the document is written from these names): an unknown id (or another account's) is a
+ * null root without errors, answered 404 naming the id parameter, not a failed gateway.
+ */
+export function nullableGetOp<N extends OperationId, R extends RootOf<N>>(
+  operationId: N,
+  spec: { root: R; fragment: string; what: string; toRest: (record: ItemOf<N, R>, input: RestInput) => RestBodyOf<N> },
+): Typed<N> {
+  const document = `query ${operationId}($id: ID!) {\n  ${spec.root}(id: $id) {\n    ...${spec.fragment}\n  }\n}\n`;
+  return getOp(operationId, { document, root: spec.root, what: spec.what, nullable: true, notFound: 'field', toRest: spec.toRest });
+}
+
 export interface BodySpec {
   /** REST body property -> GraphQL input field. */
   fields: FieldMap;

@@ -7,7 +7,7 @@ import { AppError } from '@pylon/kit';
 import { answers, arrayOf, byId, jsonBody, md, params, ref, route } from './route.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 import { fieldOf, isRecord, listOf, objectBody, payloadOf } from './shape.js';
-import { getOp, restOp } from './declare.js';
+import { nullableGetOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 
 type PowerData = ItemOf<'getPowerSchedule', 'powerSchedule'>;
@@ -70,22 +70,7 @@ export const getPowerSchedule = route(
     description: '404 when the account has no power schedule with this id. Policy Schedules_View.',
     ...byId('The power schedule.', 'PowerSchedule', 400, 401, 403, 404, 429, 500, 503),
   },
-  getOp('getPowerSchedule', {
-    document: gql`
-      # GET /power-schedules/{id}: one power schedule.
-      query getPowerSchedule($id: ID!) {
-        powerSchedule(id: $id) {
-          ...RestPowerSchedule
-        }
-      }
-    `,
-    root: 'powerSchedule',
-    what: 'power schedule',
-    // An unknown id (or another account's) is a null root without errors: a 404 naming the id parameter, not a failed gateway.
-    nullable: true,
-    notFound: 'field',
-    toRest: toRestPowerSchedule,
-  }),
+  nullableGetOp('getPowerSchedule', { root: 'powerSchedule', fragment: 'RestPowerSchedule', what: 'power schedule', toRest: toRestPowerSchedule }),
 );
 
 export const setPowerSchedule = route(

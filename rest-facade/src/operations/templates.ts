@@ -1,14 +1,11 @@
 /** GET /templates, GET/DELETE /templates/{id} and /templates/groups onto the content subgraph. */
-import type { RestTemplateFragment } from '@pylon/kit/generated/rest-operations.generated';
 import { deleteOp } from './declare.js';
 import { whereReads } from './content-reads.js';
 import { toRestTemplate } from './content-shape.js';
 import { groupOps } from './groups.js';
 import { md, noContent, params, route } from './route.js';
 
-const toRest = (t: RestTemplateFragment) => toRestTemplate(t);
-
-export const { list: listTemplates, get: getTemplate } = whereReads({ noun: 'template', tag: 'Templates', toRest });
+export const { list: listTemplates, get: getTemplate } = whereReads({ noun: 'template', tag: 'Templates', toRest: toRestTemplate });
 
 export const deleteTemplate = route(
   'DELETE /templates/{id}',

@@ -3,7 +3,7 @@
  * change, delete, poll now) onto the capFeed queries and mutations. Bodies are snake_case like
  * every REST body; a feed's target has the override target's shape.
  */
-import { deleteOp, nullableGetOp, restOp } from './declare.js';
+import { byIdGetOp, deleteOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 import { toRestTarget, targetInput } from './overrides.js';
 import { answers, arrayOf, byId, created, jsonBody, md, noContent, params, ref, route } from './route.js';
@@ -98,7 +98,7 @@ export const getCapFeed = route(
       'Each alert with its outcome (STARTED with its override, NO_SCREENS, FILTERED, ...). 404 when the account has no feed with this id. Policy Schedules_View.',
     ...byId('The feed.', 'CapFeed', 400, 401, 403, 404, 429, 500, 503),
   },
-  nullableGetOp('getCapFeed', { root: 'capFeed', fragment: 'RestCapFeed', what: 'CAP feed', toRest: toRestCapFeed }),
+  byIdGetOp('getCapFeed', { from: 'nullable', root: 'capFeed', fragment: 'RestCapFeed', what: 'CAP feed', toRest: toRestCapFeed }),
 );
 
 export const createCapFeed = route(

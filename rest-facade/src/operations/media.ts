@@ -1,6 +1,6 @@
 /** GET/PUT/PATCH/DELETE /media, /media/{id}, POST /media/import and /media/groups onto the content subgraph. */
 import type { RestMediaFragment } from '@pylon/kit/generated/rest-operations.generated';
-import { getOp, listOp, updateOp, patchOp, deleteOp, restOp, type FieldMap } from './declare.js';
+import { byIdGetOp, listOp, updateOp, patchOp, deleteOp, restOp, type FieldMap } from './declare.js';
 import { fieldOf, payloadOf } from './shape.js';
 import { toRestMedia } from './content-shape.js';
 import { tagList, tagsPatched } from './device-writes.js';
@@ -48,19 +48,7 @@ export const getMedia = route(
     description: md("404 when no media of the caller's account has this id. Policy: Files_View."),
     ...byId('The media.', 'Media', 400, 401, 403, 404, 500, 503),
   },
-  getOp('getMedia', {
-    document: gql`
-      # GET /media/{id}. An empty list means the id is unknown in the caller's account: the facade answers 404.
-      query getMedia($id: String!) {
-        media(id: [$id], limit: 1) {
-          ...RestMedia
-        }
-      }
-    `,
-    root: 'media',
-    what: 'media',
-    toRest,
-  }),
+  byIdGetOp('getMedia', { from: 'list', root: 'media', fragment: 'RestMedia', what: 'media', toRest }),
 );
 
 /** The reference's MediaRequest; advertiser_id and is_shared have no Pylon field (accepted, not stored). */

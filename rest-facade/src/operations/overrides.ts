@@ -2,7 +2,7 @@
  * /overrides: emergency overrides (list, get, start, cancel) onto the override queries and
  * mutations. The body's nested content and target are snake_case like every REST body.
  */
-import { nullableGetOp, restOp } from './declare.js';
+import { byIdGetOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 import { fieldOf, isRecord, listOf, objectBody, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
@@ -107,7 +107,7 @@ export const getOverride = route(
       'Each screen: PENDING, SHOWING, ENDED or UNREACHABLE, with its acknowledgements. 404 when the account has no override with this id. Policy Schedules_View.',
     ...byId('The override.', 'Override', 400, 401, 403, 404, 429, 500, 503),
   },
-  nullableGetOp('getOverride', { root: 'override', fragment: 'RestOverride', what: 'override', toRest: toRestOverride }),
+  byIdGetOp('getOverride', { from: 'nullable', root: 'override', fragment: 'RestOverride', what: 'override', toRest: toRestOverride }),
 );
 
 export const startOverride = route(

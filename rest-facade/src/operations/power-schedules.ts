@@ -7,7 +7,7 @@ import { AppError } from '@pylon/kit';
 import { answers, arrayOf, byId, jsonBody, md, params, ref, route } from './route.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 import { fieldOf, isRecord, listOf, objectBody, payloadOf } from './shape.js';
-import { nullableGetOp, restOp } from './declare.js';
+import { byIdGetOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 
 type PowerData = ItemOf<'getPowerSchedule', 'powerSchedule'>;
@@ -70,7 +70,13 @@ export const getPowerSchedule = route(
     description: '404 when the account has no power schedule with this id. Policy Schedules_View.',
     ...byId('The power schedule.', 'PowerSchedule', 400, 401, 403, 404, 429, 500, 503),
   },
-  nullableGetOp('getPowerSchedule', { root: 'powerSchedule', fragment: 'RestPowerSchedule', what: 'power schedule', toRest: toRestPowerSchedule }),
+  byIdGetOp('getPowerSchedule', {
+    from: 'nullable',
+    root: 'powerSchedule',
+    fragment: 'RestPowerSchedule',
+    what: 'power schedule',
+    toRest: toRestPowerSchedule,
+  }),
 );
 
 export const setPowerSchedule = route(

@@ -4,7 +4,7 @@
  * spelling, `tags` a comma-separated string, `modified_on` the last change).
  */
 import { snakeKeys } from '@pylon/kit';
-import { createOp, deleteOp, getOp, listOp, patchOp, updateOp, type FieldMap } from './declare.js';
+import { createOp, deleteOp, byIdGetOp, listOp, patchOp, updateOp, type FieldMap } from './declare.js';
 import { groupOps } from './groups.js';
 import { tagList } from './device-writes.js';
 import type { RestScheduleFragment } from '@pylon/kit/generated/rest-operations.generated';
@@ -108,19 +108,7 @@ export const getSchedule = route(
     description: "404 when no schedule of the caller's account has this id. Policy Schedules_View.",
     ...byId('The schedule.', 'Schedule', 400, 401, 403, 404, 500),
   },
-  getOp('getSchedule', {
-    document: gql`
-      # GET /schedules/{id}.
-      query getSchedule($id: String!) {
-        schedule(id: [$id], limit: 1) {
-          ...RestSchedule
-        }
-      }
-    `,
-    root: 'schedule',
-    what: 'schedule',
-    toRest,
-  }),
+  byIdGetOp('getSchedule', { from: 'list', root: 'schedule', fragment: 'RestSchedule', what: 'schedule', toRest }),
 );
 
 export const createSchedule = route(

@@ -1,5 +1,4 @@
 /** GET/PUT/PATCH/DELETE /media, /media/{id}, POST /media/import and /media/groups onto the content subgraph. */
-import type { RestMediaFragment } from '@pylon/kit/generated/rest-operations.generated';
 import { byIdGetOp, listOp, updateOp, patchOp, deleteOp, restOp, type FieldMap } from './declare.js';
 import { fieldOf, payloadOf } from './shape.js';
 import { toRestMedia } from './content-shape.js';
@@ -7,8 +6,6 @@ import { tagList, tagsPatched } from './device-writes.js';
 import { groupOps, requireName } from './groups.js';
 import { answers, arrayOf, byId, created, documented, JSON_PATCH_BODY, jsonBody, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
-
-const toRest = (m: RestMediaFragment) => toRestMedia(m);
 
 export const listMedia = route(
   'GET /media',
@@ -36,7 +33,7 @@ export const listMedia = route(
     root: 'media',
     count: 'total',
     params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName' },
-    toRest,
+    toRest: toRestMedia,
   }),
 );
 
@@ -48,7 +45,7 @@ export const getMedia = route(
     description: md("404 when no media of the caller's account has this id. Policy: Files_View."),
     ...byId('The media.', 'Media', 400, 401, 403, 404, 500, 503),
   },
-  byIdGetOp('getMedia', { from: 'list', root: 'media', fragment: 'RestMedia', what: 'media', toRest }),
+  byIdGetOp('getMedia', { from: 'list', root: 'media', fragment: 'RestMedia', what: 'media', toRest: toRestMedia }),
 );
 
 /** The reference's MediaRequest; advertiser_id and is_shared have no Pylon field (accepted, not stored). */
@@ -82,7 +79,7 @@ export const updateMedia = route(
     record: 'media',
     body: { finish: requireName, fields: MEDIA_FIELDS, resetTo: { tags: [], groupId: null, startDate: null, endDate: null } },
     status: 204,
-    toRest,
+    toRest: toRestMedia,
   }),
 );
 
@@ -104,7 +101,7 @@ export const patchMedia = route(
     root: 'patchMedia',
     record: 'media',
     value: tagsPatched,
-    toRest,
+    toRest: toRestMedia,
   }),
 );
 

@@ -60,8 +60,6 @@ const SCHEDULE_FIELDS = {
   priority: { to: 'priority', map: upper },
 } as const satisfies FieldMap;
 
-const toRest = (s: RestScheduleFragment) => toRestSchedule(s);
-
 export const listSchedules = route(
   'GET /schedules',
   {
@@ -96,7 +94,7 @@ export const listSchedules = route(
     root: 'schedule',
     count: 'total',
     params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName', device_id: 'deviceId' },
-    toRest,
+    toRest: toRestSchedule,
   }),
 );
 
@@ -108,7 +106,7 @@ export const getSchedule = route(
     description: "404 when no schedule of the caller's account has this id. Policy Schedules_View.",
     ...byId('The schedule.', 'Schedule', 400, 401, 403, 404, 500),
   },
-  byIdGetOp('getSchedule', { from: 'list', root: 'schedule', fragment: 'RestSchedule', what: 'schedule', toRest }),
+  byIdGetOp('getSchedule', { from: 'list', root: 'schedule', fragment: 'RestSchedule', what: 'schedule', toRest: toRestSchedule }),
 );
 
 export const createSchedule = route(
@@ -125,7 +123,7 @@ export const createSchedule = route(
     requestBody: jsonBody('ScheduleRequest'),
     responses: created('The new schedule.', ref('Schedule'), 400, 401, 403, 500),
   },
-  createOp('createSchedule', { root: 'createSchedule', record: 'schedule', body: { fields: SCHEDULE_FIELDS }, toRest }),
+  createOp('createSchedule', { root: 'createSchedule', record: 'schedule', body: { fields: SCHEDULE_FIELDS }, toRest: toRestSchedule }),
 );
 
 /** PUT replaces: what the body leaves out is reset (as on creation). Answers 204 like the reference. */
@@ -145,7 +143,7 @@ export const updateSchedule = route(
     record: 'schedule',
     body: { fields: SCHEDULE_FIELDS },
     status: 204,
-    toRest,
+    toRest: toRestSchedule,
   }),
 );
 
@@ -178,7 +176,7 @@ export const patchSchedule = route(
           : path === '/type' || path === '/priority'
             ? upper(value)
             : value,
-    toRest,
+    toRest: toRestSchedule,
   }),
 );
 

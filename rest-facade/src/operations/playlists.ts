@@ -1,5 +1,4 @@
 /** /playlists, /playlists/{id} and /playlists/groups onto the content subgraph (PlaylistType in the reference's values). */
-import type { RestPlaylistFragment } from '@pylon/kit/generated/rest-operations.generated';
 import { createOp, deleteOp, patchOp, updateOp, type FieldMap } from './declare.js';
 import { whereReads } from './content-reads.js';
 import { enumToGql, toRestPlaylist } from './content-shape.js';
@@ -7,10 +6,13 @@ import { tagList, tagsPatched } from './device-writes.js';
 import { groupOps, requireName } from './groups.js';
 import { answers, created, JSON_PATCH_BODY, jsonBody, md, noContent, params, ref, route } from './route.js';
 
-const toRest = (p: RestPlaylistFragment) => toRestPlaylist(p);
-
 /** Filters live in the document's `where` (the playlist query has no id/group arguments). */
-export const { list: listPlaylists, get: getPlaylist } = whereReads({ noun: 'playlist', tag: 'Playlists', notes: 'Sources come in play order.', toRest });
+export const { list: listPlaylists, get: getPlaylist } = whereReads({
+  noun: 'playlist',
+  tag: 'Playlists',
+  notes: 'Sources come in play order.',
+  toRest: toRestPlaylist,
+});
 
 /** null type: the default, Multimedia. */
 const playlistType = (v: unknown) => (v === null ? 'MULTIMEDIA' : enumToGql(v));
@@ -53,7 +55,7 @@ export const createPlaylist = route(
     root: 'createPlaylist',
     record: 'playlist',
     body: { fields: PLAYLIST_FIELDS, finish: requireName },
-    toRest,
+    toRest: toRestPlaylist,
   }),
 );
 
@@ -77,7 +79,7 @@ export const updatePlaylist = route(
     record: 'playlist',
     body: { finish: requireName, fields: PLAYLIST_FIELDS, resetTo: { type: 'MULTIMEDIA', duration: null, groupId: null, tags: [] } },
     status: 204,
-    toRest,
+    toRest: toRestPlaylist,
   }),
 );
 
@@ -99,7 +101,7 @@ export const patchPlaylist = route(
     root: 'patchPlaylist',
     record: 'playlist',
     value: (path, value) => (path === '/type' ? enumToGql(value) : tagsPatched(path, value)),
-    toRest,
+    toRest: toRestPlaylist,
   }),
 );
 

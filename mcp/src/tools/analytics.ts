@@ -1,6 +1,6 @@
 /** Play statistics, uptime, and proof of play for a range: read-only, rows capped. */
 import { z } from 'zod';
-import { documents as d, type Result } from '@pylon/client';
+import { documents as d, type PylonClient, type Result } from '@pylon/client';
 import { defineTool } from '../tool.js';
 
 /** The most rows an analytics tool answers: enough for an answer, never a warehouse dump into a context. */
@@ -24,6 +24,9 @@ const rangeVariables = (i: { from: string; to: string; interval?: string | undef
   limit: MAX_ROWS + 1,
 });
 
+/** The period of a per-period row: its start and end (ISO 8601 instants). */
+const period = { periodStart: z.string(), periodEnd: z.string() };
+
 /** A capped answer's shape: rows of `row`, and whether there were more. */
 const cappedRows = <S extends z.ZodRawShape>(row: S) => ({ rows: z.array(z.object(row)), truncated: z.boolean() });
 
@@ -34,46 +37,56 @@ function capped<V, R>(r: Result<V>, rows: (v: V) => R[]): Result<{ rows: R[]; tr
   return { ok: true, value: { rows: all.slice(0, MAX_ROWS), truncated: all.length > MAX_ROWS } };
 }
 
-export const playStats = defineTool({
+/** A read tool over a range (`range` in, capped rows out): one analytics query over the range, its rows as `row` describes them. */
+function rangeTool<R, S extends z.ZodRawShape>(spec: {
+  name: string;
+  title: string;
+  description: string;
+  row: S;
+  query: (client: PylonClient, variables: ReturnType<typeof rangeVariables>) => Promise<Result<R>>;
+  rows: (v: R) => z.infer<z.ZodObject<S>>[];
+}) {
+  return defineTool({
+    name: spec.name,
+    title: spec.title,
+    kind: 'read',
+    description: spec.description,
+    input: range,
+    output: cappedRows(spec.row),
+    run: async (client, i) => capped(await spec.query(client, rangeVariables(i)), spec.rows),
+  });
+}
+
+export const playStats = rangeTool({
   name: 'play_stats',
   title: 'Play statistics',
-  kind: 'read',
   description: `How often and how long each media file played per period over a range, across the given screens (default all of yours).
 At most ${MAX_ROWS} rows (truncated says when there were more: narrow the range or the screens).`,
-  input: range,
-  output: cappedRows({
+  row: {
     fileId: z.string().nullable(),
     fileName: z.string().nullable(),
-    periodStart: z.string(),
-    periodEnd: z.string(),
+    ...period,
     totalPlays: z.number(),
     totalDuration: z.number(),
-  }),
-  async run(client, i) {
-    const r = await client.graphql(d.PlayStatsDocument, rangeVariables(i));
-    return capped(r, (v) => (v.playStatsByTime ?? []).map((x) => ({ ...x, fileId: x.fileId ?? null, fileName: x.fileName ?? null })));
   },
+  query: (client, variables) => client.graphql(d.PlayStatsDocument, variables),
+  rows: (v) => (v.playStatsByTime ?? []).map((x) => ({ ...x, fileId: x.fileId ?? null, fileName: x.fileName ?? null })),
 });
 
-export const uptime = defineTool({
+export const uptime = rangeTool({
   name: 'uptime',
   title: 'Screen uptime',
-  kind: 'read',
   description: `Uptime per screen and period over a range: the share of the period's minutes with a ping (0 to 100), and health alerts counted.
 Default every screen that pinged in the range. At most ${MAX_ROWS} rows (truncated says when there were more).`,
-  input: range,
-  output: cappedRows({
+  row: {
     screenId: z.string(),
     screenName: z.string().nullable(),
-    periodStart: z.string(),
-    periodEnd: z.string(),
+    ...period,
     uptimePercentage: z.number(),
     alertCount: z.number(),
-  }),
-  async run(client, i) {
-    const r = await client.graphql(d.UptimeDocument, rangeVariables(i));
-    return capped(r, (v) => (v.deviceMetrics ?? []).map(({ deviceId, deviceName, ...x }) => ({ screenId: deviceId, screenName: deviceName ?? null, ...x })));
   },
+  query: (client, variables) => client.graphql(d.UptimeDocument, variables),
+  rows: (v) => (v.deviceMetrics ?? []).map(({ deviceId, deviceName, ...x }) => ({ screenId: deviceId, screenName: deviceName ?? null, ...x })),
 });
 
 export const exportProofOfPlay = defineTool({

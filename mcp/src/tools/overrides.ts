@@ -47,11 +47,15 @@ const view = (o: OverrideView): z.infer<typeof override> => ({
 });
 
 type OverridePayload = Parameters<typeof payload>[0] & { override?: OverrideView | null };
-/** The override a start or cancel answered, as the tools show it (or why the mutation failed). */
-function answered<V>(r: Result<V>, field: (v: V) => OverridePayload | null | undefined): Result<z.infer<typeof override>> {
+/** The override a start or cancel answered, as the tools show it under `key` (or why the mutation failed). */
+function answered<V, K extends string>(
+  r: Result<V>,
+  key: K,
+  field: (v: V) => OverridePayload | null | undefined,
+): Result<{ [k in K]: z.infer<typeof override> }> {
   if (!r.ok) return r;
   const p = payload(field(r.value));
-  return p.ok ? { ok: true, value: view(p.value.override!) } : p;
+  return p.ok ? { ok: true, value: { [key]: view(p.value.override!) } as { [k in K]: z.infer<typeof override> } } : p;
 }
 
 const names = (screens: { id: string; name: string }[], total: number) =>
@@ -132,8 +136,7 @@ permission (Owner, Administrator).`,
         endsAt: i.endsAt ?? null,
       },
     });
-    const started = answered(r, (v) => v.startOverride);
-    return started.ok ? { ok: true, value: { started: started.value } } : started;
+    return answered(r, 'started', (v) => v.startOverride);
   },
 });
 
@@ -161,8 +164,7 @@ Answers the override after the cancel (state CANCELLED, cancelledAt). Needs the 
     if (i.confirm !== true)
       return needsConfirm(`This would cancel override "${o.name}" (${o.id}), releasing ${screens.length} screen(s): ${names(screens, screens.length)}.`);
     const r = await client.graphql(d.CancelOverrideDocument, { id: o.id });
-    const cancelled = answered(r, (v) => v.cancelOverride);
-    return cancelled.ok ? { ok: true, value: { cancelled: cancelled.value } } : cancelled;
+    return answered(r, 'cancelled', (v) => v.cancelOverride);
   },
 });
 

@@ -5,7 +5,7 @@ import { restOp, updateOp, type FieldMap } from './declare.js';
 import { fieldOf, listOf } from './shape.js';
 import type { RestSchema } from './types.js';
 import { toRestUser } from './users.js';
-import { answers, arrayOf, json, md, noContent, ref, route } from './route.js';
+import { answers, arrayOf, jsonBody, md, noContent, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 type AccountData = NonNullable<GetAccountQuery['account']>;
@@ -99,7 +99,7 @@ export const updateAccount = route(
       "with 400. The reference's `timeZone` is accepted for `timezone`. Account owners and",
       'administrators only (403 otherwise). Answers 204, as the reference does.',
     ),
-    requestBody: { required: true, content: json(ref('AccountUpdate')) },
+    requestBody: jsonBody('AccountUpdate'),
     responses: noContent('Updated; GET /account reads it.', 400, 401, 403, 429, 500, 503),
   },
   updateOp('updateAccount', {

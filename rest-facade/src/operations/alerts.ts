@@ -1,6 +1,6 @@
 /** GET /alerts, GET/PUT/PATCH /alerts/{id} onto Query.alert, updateAlert and patchAlert. */
 import { getOp, listOp, patchOp, updateOp } from './declare.js';
-import { answers, arrayOf, byId, json, JSON_PATCH_BODY, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, JSON_PATCH_BODY, jsonBody, md, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 export const listAlerts = route(
@@ -77,7 +77,7 @@ export const updateAlert = route(
       'changes nothing. Policies: Alerts_View and Devices_Edit.',
     ),
     parameters: params('IdPath'),
-    requestBody: { required: true, content: json(ref('AlertUpdate')) },
+    requestBody: jsonBody('AlertUpdate'),
     responses: answers('The alert.', ref('Alert'), 400, 401, 403, 404, 422, 500),
   },
   updateOp('updateAlert', {

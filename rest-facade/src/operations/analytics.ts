@@ -21,7 +21,7 @@ import { csvStream, wantsCsv } from '../csv.js';
 import { mapFields, recordsAt, type FieldMap } from './declare.js';
 import { isRecord, type GqlRecord } from './shape.js';
 import type { RequestParams, RestInput, RestOperation, RestSuccess } from './types.js';
-import { errors, json, jsonOrCsv, params, ref, route, type OpenApiObject, type OpenApiValue } from './route.js';
+import { errors, jsonBody, jsonOrCsv, params, ref, route, type OpenApiObject, type OpenApiValue } from './route.js';
 import { gql } from './gql.js';
 
 const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
@@ -576,7 +576,7 @@ export const getAnalyticsDataset: RestOperation = route(
     summary: 'One analytics dataset, named in the body with its parameters (legacy).',
     description:
       "The body names the dataset (the name of one GET /analytics endpoint, e.g. playstatsbytime) and carries that endpoint's parameters as properties; the answer is what the GET answers. Policy Analytics_View.",
-    requestBody: { required: true, content: json(ref('AnalyticsDatasetRequest')) },
+    requestBody: jsonBody('AnalyticsDatasetRequest'),
     responses: {
       '200': {
         description: "The dataset's rows (JSON, or CSV when the Accept header asks for text/csv).",

@@ -3,10 +3,10 @@
  * change, delete, poll now) onto the capFeed queries and mutations. Bodies are snake_case like
  * every REST body; a feed's target has the override target's shape.
  */
-import { deleteOp, getOp, restOp } from './declare.js';
+import { byIdGetOp, deleteOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 import { toRestTarget, targetInput } from './overrides.js';
-import { answers, arrayOf, byId, created, json, md, noContent, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, jsonBody, md, noContent, params, ref, route } from './route.js';
 import { fieldOf, listOf, objectBody, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 
@@ -98,22 +98,7 @@ export const getCapFeed = route(
       'Each alert with its outcome (STARTED with its override, NO_SCREENS, FILTERED, ...). 404 when the account has no feed with this id. Policy Schedules_View.',
     ...byId('The feed.', 'CapFeed', 400, 401, 403, 404, 429, 500, 503),
   },
-  getOp('getCapFeed', {
-    document: gql`
-      # GET /cap-feeds/{id}: one CAP alert feed with the alerts it read.
-      query getCapFeed($id: ID!) {
-        capFeed(id: $id) {
-          ...RestCapFeed
-        }
-      }
-    `,
-    root: 'capFeed',
-    what: 'CAP feed',
-    // An unknown id (or another account's) is a null root without errors: a 404 naming the id parameter, not a failed gateway.
-    nullable: true,
-    notFound: 'field',
-    toRest: toRestCapFeed,
-  }),
+  byIdGetOp('getCapFeed', { from: 'nullable', root: 'capFeed', fragment: 'RestCapFeed', what: 'CAP feed', toRest: toRestCapFeed }),
 );
 
 export const createCapFeed = route(
@@ -128,21 +113,11 @@ export const createCapFeed = route(
       "Cancel ends the overrides of the alerts it references. The feed acts with the caller's policies. Private and",
       'loopback addresses only when CAP_FEED_ALLOW_LIST names them. Policy Overrides_Edit.',
     ),
-    requestBody: { required: true, content: json(ref('CapFeedRequest')) },
+    requestBody: jsonBody('CapFeedRequest'),
     responses: created('The feed.', ref('CapFeed'), 400, 401, 403, 422, 429, 500, 503),
   },
   restOp('createCapFeed', {
-    document: gql`
-      # POST /cap-feeds: adds a CAP alert feed.
-      mutation createCapFeed($input: CapFeedInput!) {
-        createCapFeed(input: $input) {
-          ...RestOutcome
-          capFeed {
-            ...RestCapFeed
-          }
-        }
-      }
-    `,
+    document: { root: 'createCapFeed', record: 'capFeed' },
     variables: (input) => ({ input: capFeedInput(input.body) }),
     respond: (data) => ({ status: 201, body: toRestCapFeed(fieldOf(payloadOf(data, 'createCapFeed', NAMES), 'capFeed')) }),
     fieldNames: NAMES,
@@ -158,21 +133,11 @@ export const updateCapFeed = route(
     description:
       "Only the given fields change; the feed then acts with the caller's policies. 404 when the account has no feed with this id. Policy Overrides_Edit.",
     parameters: params('IdPath'),
-    requestBody: { required: true, content: json(ref('CapFeedChanges')) },
+    requestBody: jsonBody('CapFeedChanges'),
     responses: answers('The changed feed.', ref('CapFeed'), 400, 401, 403, 404, 429, 500, 503),
   },
   restOp('updateCapFeed', {
-    document: gql`
-      # PUT /cap-feeds/{id}: changes the given fields of a CAP alert feed.
-      mutation updateCapFeed($id: ID!, $input: CapFeedUpdateInput!) {
-        updateCapFeed(id: $id, input: $input) {
-          ...RestOutcome
-          capFeed {
-            ...RestCapFeed
-          }
-        }
-      }
-    `,
+    document: { root: 'updateCapFeed', record: 'capFeed' },
     variables: (input) => ({ id: input.params.id, input: capFeedInput(input.body) }),
     respond: (data) => ({ body: toRestCapFeed(fieldOf(payloadOf(data, 'updateCapFeed', NAMES), 'capFeed')) }),
     fieldNames: NAMES,

@@ -19,7 +19,7 @@ import type {
 } from '@pylon/kit/generated/rest-operations.generated';
 import { fieldOf, isRecord, listOf, payloadOf } from './shape.js';
 import type { DataOf, OperationId, RestInput, RestOperation, RestSchema, RestSuccess, RootOf } from './types.js';
-import { answers, arrayOf, created, documented, errors, jobAccepted, json, md, noContent, params, ref, route } from './route.js';
+import { answers, arrayOf, created, documented, errors, jobAccepted, json, jsonBody, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 const restColumn = (r: RestDataTableFragment['columns'][number]): RestSchema<'DataTableColumn'> => {
@@ -172,7 +172,7 @@ export const createDataTable = route(
     tags: ['DataTables'],
     summary: 'Create a data table.',
     description: 'Column keys: letters, digits, _ and -, starting with a letter or _; unique in the table. Policy: DataTables_Edit.',
-    requestBody: { required: true, content: json(ref('DataTableCreate')) },
+    requestBody: jsonBody('DataTableCreate'),
     responses: created('The new table.', ref('DataTable'), 400, 401, 403, 409, 500),
   },
   createOp('createDataTable', {
@@ -207,7 +207,7 @@ export const updateDataTable = route(
       'Policy: DataTables_Edit.',
     ),
     parameters: params('TableIdPath'),
-    requestBody: { required: true, content: json(ref('DataTableUpdate')) },
+    requestBody: jsonBody('DataTableUpdate'),
     responses: answers('The table as changed.', ref('DataTable'), 400, 401, 403, 404, 409, 422, 500),
   },
   inputOp('updateDataTable', {
@@ -261,7 +261,7 @@ export const createDataTableRow = route(
     summary: 'Add a row at the end.',
     description: 'Cells are validated and coerced by column type; required columns without a default must be given. Policy: DataTables_Edit.',
     parameters: params('TableIdPath'),
-    requestBody: { required: true, content: json(ref('DataTableRowCreate')) },
+    requestBody: jsonBody('DataTableRowCreate'),
     responses: created('The new row.', ref('DataTableRow'), 400, 401, 403, 404, 500),
   },
   inputOp('createDataTableRow', {
@@ -291,7 +291,7 @@ export const updateDataTableRow = route(
     description:
       'Cells not in `data` stay; null clears one. With `version`, the write is refused with 409 (VERSION_CONFLICT) unless the row is still at that version. Policy: DataTables_Edit.',
     parameters: params('TableIdPath', 'RowIdPath'),
-    requestBody: { required: true, content: json(ref('DataTableRowUpdate')) },
+    requestBody: jsonBody('DataTableRowUpdate'),
     responses: answers('The row as written.', ref('DataTableRow'), 400, 401, 403, 404, 409, 500),
   },
   inputOp('updateDataTableRow', {
@@ -353,7 +353,7 @@ export const batchCreateDataTableRows = route(
     summary: 'Create up to 100 rows; each succeeds or fails on its own.',
     description: 'More than 100 rows are refused as a whole (400, nothing written). Policy: DataTables_Edit.',
     parameters: params('TableIdPath'),
-    requestBody: { required: true, content: json(ref('DataTableBatchCreate')) },
+    requestBody: jsonBody('DataTableBatchCreate'),
     responses: answers('Per-row results.', ref('DataTableBatchResult'), 400, 401, 403, 404, 500),
   },
   inputOp('batchCreateDataTableRows', {
@@ -379,7 +379,7 @@ export const batchDeleteDataTableRows = route(
     summary: 'Delete up to 100 rows; each succeeds or fails on its own.',
     description: 'More than 100 ids are refused as a whole (400, nothing deleted). Policy: DataTables_Delete.',
     parameters: params('TableIdPath'),
-    requestBody: { required: true, content: json(ref('DataTableBatchDelete')) },
+    requestBody: jsonBody('DataTableBatchDelete'),
     responses: answers('Per-row results.', ref('DataTableBatchResult'), 400, 401, 403, 404, 500),
   },
   inputOp('batchDeleteDataTableRows', {
@@ -406,7 +406,7 @@ export const reorderDataTableRows = route(
     description:
       'The given rows, in the given order, go right after `afterRowId` (at the top when it is null or absent). Other rows keep their order. Policy: DataTables_Edit.',
     parameters: params('TableIdPath'),
-    requestBody: { required: true, content: json(ref('DataTableReorder')) },
+    requestBody: jsonBody('DataTableReorder'),
     responses: answers('How many rows moved.', ref('DataTableReorderResult'), 400, 401, 403, 404, 500),
   },
   inputOp('reorderDataTableRows', {
@@ -433,7 +433,7 @@ export const rollbackDataTableRow = route(
     summary: 'Restore a row (even a deleted one) to an earlier version, as a new version.',
     description: 'With `expected_version`, refused with 409 unless the row is currently at that version. Policy: DataTables_Edit.',
     parameters: params('TableIdPath', 'RowIdPath'),
-    requestBody: { required: true, content: json(ref('DataTableRollback')) },
+    requestBody: jsonBody('DataTableRollback'),
     responses: answers('The new version and the restored row.', ref('DataTableRollbackResult'), 400, 401, 403, 404, 409, 500),
   },
   inputOp('rollbackDataTableRow', {
@@ -512,6 +512,17 @@ export const getDataTableRowVersion = route(
   }),
 );
 
+/** A row read's answers: 200 with its ETag and Cache-Control, 304 while no write happened since the ETag sent. */
+const rowRead = (description: string, schema: string) => ({
+  '200': {
+    description,
+    headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } },
+    content: json(ref(schema)),
+  },
+  '304': { description: 'Not modified since the ETag sent in If-None-Match.' },
+  ...errors(400, 401, 403, 404),
+});
+
 export const listDataTableRows = documented('GET /datatables/{tableId}/rows', {
   tags: ['DataTables'],
   'x-pylon-handler': 'datatables',
@@ -535,15 +546,7 @@ export const listDataTableRows = documented('GET /datatables/{tableId}/rows', {
     { name: 'sortDir', in: 'query', schema: { type: 'string', enum: ['asc', 'desc', 'ASC', 'DESC'] } },
     ...params('DataTablePageSize', 'ContinuationToken', 'RowFields'),
   ],
-  responses: {
-    '200': {
-      description: 'The page.',
-      headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } },
-      content: json(ref('DataTableRowList')),
-    },
-    '304': { description: 'Not modified since the ETag sent in If-None-Match.' },
-    ...errors(400, 401, 403, 404),
-  },
+  responses: rowRead('The page.', 'DataTableRowList'),
 });
 
 export const importDataTableRows = documented('POST /datatables/{tableId}/rows/import', {
@@ -600,13 +603,5 @@ export const getDataTableRow = documented('GET /datatables/{tableId}/rows/{rowId
   summary: 'One row.',
   description: 'ETag / If-None-Match (304) and Cache-Control as for the row list. `fields` as for the row list. Policy: DataTables_View.',
   parameters: params('TableIdPath', 'RowIdPath', 'RowFields'),
-  responses: {
-    '200': {
-      description: 'The row.',
-      headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } },
-      content: json(ref('DataTableRow')),
-    },
-    '304': { description: 'Not modified since the ETag sent in If-None-Match.' },
-    ...errors(400, 401, 403, 404),
-  },
+  responses: rowRead('The row.', 'DataTableRow'),
 });

@@ -279,6 +279,23 @@ function getOperation(spec: GetSpec): RestOperation {
   };
 }
 
+/**
+ * GET by id selecting the record's `Rest<Type>` fragment, its document written from these names.
+ * `from: 'list'`: a list root given the id as a one-element list (`device(id: [$id], limit: 1)`);
+ * an empty list (an unknown id, or another account's) is a 404 naming the id. `from: 'nullable'`:
+ * a single root (`capFeed(id: $id)`, an `ID!`); an unknown id (or another account's) is a null root
+ * without errors, answered 404 naming the id parameter, not a failed gateway.
+ */
+export function byIdGetOp<N extends OperationId, R extends RootOf<N>>(
+  operationId: N,
+  spec: { from: 'list' | 'nullable'; root: R; fragment: string; what: string; toRest: (record: ItemOf<N, R>, input: RestInput) => RestBodyOf<N> },
+): Typed<N> {
+  const [type, args] = spec.from === 'list' ? ['String!', 'id: [$id], limit: 1'] : ['ID!', 'id: $id'];
+  const document = `query ${operationId}($id: ${type}) {\n  ${spec.root}(${args}) {\n    ...${spec.fragment}\n  }\n}\n`;
+  const missing = spec.from === 'nullable' ? ({ nullable: true, notFound: 'field' } as const) : {};
+  return getOp(operationId, { document, root: spec.root, what: spec.what, ...missing, toRest: spec.toRest });
+}
+
 export interface BodySpec {
   /** REST body property -> GraphQL input field. */
   fields: FieldMap;

@@ -11,7 +11,7 @@ import type {
   SendBulkDeviceCommandsMutation,
 } from '@pylon/kit/generated/rest-operations.generated';
 import { restOp } from './declare.js';
-import { answers, arrayOf, errors, json, md, noContent, params, ref, route } from './route.js';
+import { answers, arrayOf, errors, json, jsonBody, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 import type { RestRequestBodyOf } from './types.js';
 
@@ -272,7 +272,7 @@ export const trackDeviceEvent = route(
     description:
       'Published to the analytics stream (event logs, event metrics). `properties` is a JSON object of at most 16 KB. Answers 204, as the reference does. Policy Devices_Edit.',
     parameters: params('IdPath'),
-    requestBody: { required: true, content: json(ref('Event')) },
+    requestBody: jsonBody('Event'),
     responses: noContent("Recorded (the reference's status); GraphQL eventLogs reads it.", 400, 401, 403, 404, 500),
   },
   restOp('trackDeviceEvent', {

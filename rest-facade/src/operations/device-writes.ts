@@ -2,7 +2,7 @@
 import { createOp, deleteOp, getOp, patchOp, updateOp, type FieldMap } from './declare.js';
 import { toRestDevice, type DeviceData } from './devices.js';
 import { isRecord } from './shape.js';
-import { answers, created, json, JSON_PATCH_BODY, md, noContent, params, ref, route } from './route.js';
+import { answers, created, JSON_PATCH_BODY, jsonBody, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 /** Tags as the reference sends them ("a,b") or as a list; null or "" clear them. */
@@ -15,6 +15,9 @@ export function tagList(v: unknown): unknown {
       .filter(Boolean);
   return v;
 }
+
+/** A JSON Patch value as GraphQL takes it, where only `/tags` differs from the REST form (tagList). */
+export const tagsPatched = (path: string, value: unknown): unknown => (path === '/tags' ? tagList(value) : value);
 
 /** The reference's Location has members Pylon does not store (county, postal_code, address): dropped. */
 function locationInput(v: unknown): unknown {
@@ -76,7 +79,7 @@ export const createDevice = route(
         schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{32,128}$' },
       },
     ],
-    requestBody: { required: true, content: json(ref('DeviceCreate')) },
+    requestBody: jsonBody('DeviceCreate'),
     responses: created('The registered device, with its registration_key.', ref('Device'), 400, 401, 403, 409, 500),
   },
   createOp('createDevice', {
@@ -103,7 +106,7 @@ export const updateDevice = route(
       'are refused with 400). Policy: Devices_Edit. Answers 204, as the reference does.',
     ),
     parameters: params('IdPath'),
-    requestBody: { required: true, content: json(ref('DeviceReplace')) },
+    requestBody: jsonBody('DeviceReplace'),
     responses: noContent('Updated; GET /devices/{id} reads it.', 400, 401, 403, 404, 500),
   },
   updateOp('updateDevice', {
@@ -145,7 +148,7 @@ export const patchDevice = route(
     root: 'patchDevice',
     record: 'device',
     renames: { timeZone: 'timezone' },
-    value: (path, value) => (path === '/tags' ? tagList(value) : value),
+    value: tagsPatched,
     toRest,
   }),
 );
@@ -176,7 +179,7 @@ export const claimDevice = route(
       'ignored. An unknown or expired code is a 404 naming `code`; past 10 of them in 10 minutes the',
       "account gets 429. `group_id` and `device_id` must be the caller's account's. Policy: Devices_Edit.",
     ),
-    requestBody: { required: true, content: json(ref('DeviceClaim')) },
+    requestBody: jsonBody('DeviceClaim'),
     responses: created('The paired device, with its registration_key.', ref('Device'), 400, 401, 403, 404, 429, 500),
   },
   createOp('claimDevice', {

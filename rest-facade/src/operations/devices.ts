@@ -1,6 +1,6 @@
 /** GET /devices and GET /devices/{id} onto Query.device. */
 import type { RestDeviceFragment, RestPingDataFragment } from '@pylon/kit/generated/rest-operations.generated';
-import { getOp, listOp } from './declare.js';
+import { byIdGetOp, listOp } from './declare.js';
 import { isRecord } from './shape.js';
 import type { RestInput, RestSchema } from './types.js';
 import { answers, arrayOf, byId, md, type OpenApiObject, params, route } from './route.js';
@@ -236,17 +236,5 @@ export const getDevice = route(
     description: "404 when no device of the caller's account has this id (devices of other accounts are not revealed). Policy Devices_View.",
     ...byId('The device.', 'Device', 400, 401, 403, 404, 500, 503),
   },
-  getOp('getDevice', {
-    document: gql`
-      # GET /devices/{id}. An empty list means the id is unknown in the caller's account: the facade answers 404.
-      query getDevice($id: String!) {
-        device(id: [$id], limit: 1) {
-          ...RestDevice
-        }
-      }
-    `,
-    root: 'device',
-    what: 'device',
-    toRest: (d) => toRestDevice(d),
-  }),
+  byIdGetOp('getDevice', { from: 'list', root: 'device', fragment: 'RestDevice', what: 'device', toRest: (d) => toRestDevice(d) }),
 );

@@ -13,7 +13,7 @@ import { createOp, deleteOp, updateOp, type FieldMap } from './declare.js';
 import { recordsAt, type GqlRecord } from './shape.js';
 import type { RestOperation, RestSchema } from './types.js';
 import { AppError, MAX_GROUP_DEPTH, snakeKeys } from '@pylon/kit';
-import { errors, json, noContent, params, ref, type RestRoute, route } from './route.js';
+import { errors, json, jsonBody, noContent, params, ref, type RestRoute, route } from './route.js';
 
 /** One group of a flat group list, as every group-list document selects it. */
 export interface GroupData {
@@ -107,7 +107,7 @@ type GroupOps = { list: RestOperation; create: RestOperation; update: RestOperat
 function withRoutes(ops: GroupOps, http: GroupHttp): { [K in keyof GroupOps]: GroupOps[K] & { route: RestRoute } } {
   const { path, noun, plural, policy } = http;
   const common = { tags: [http.tag], ...(http.deviation ? { 'x-reference-deviation': http.deviation } : {}) };
-  const body = { required: true, content: json(ref(http.request)) };
+  const body = jsonBody(http.request);
   return {
     list: route(
       `GET ${path}`,

@@ -1,14 +1,11 @@
 /** GET/PUT/PATCH/DELETE /media, /media/{id}, POST /media/import and /media/groups onto the content subgraph. */
-import type { RestMediaFragment } from '@pylon/kit/generated/rest-operations.generated';
-import { getOp, listOp, updateOp, patchOp, deleteOp, restOp, type FieldMap } from './declare.js';
+import { byIdGetOp, listOp, updateOp, patchOp, deleteOp, restOp, type FieldMap } from './declare.js';
 import { fieldOf, payloadOf } from './shape.js';
 import { toRestMedia } from './content-shape.js';
-import { tagList } from './device-writes.js';
+import { tagList, tagsPatched } from './device-writes.js';
 import { groupOps, requireName } from './groups.js';
-import { answers, arrayOf, byId, created, documented, json, JSON_PATCH_BODY, md, noContent, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, documented, JSON_PATCH_BODY, jsonBody, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
-
-const toRest = (m: RestMediaFragment) => toRestMedia(m);
 
 export const listMedia = route(
   'GET /media',
@@ -36,7 +33,7 @@ export const listMedia = route(
     root: 'media',
     count: 'total',
     params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName' },
-    toRest,
+    toRest: toRestMedia,
   }),
 );
 
@@ -48,19 +45,7 @@ export const getMedia = route(
     description: md("404 when no media of the caller's account has this id. Policy: Files_View."),
     ...byId('The media.', 'Media', 400, 401, 403, 404, 500, 503),
   },
-  getOp('getMedia', {
-    document: gql`
-      # GET /media/{id}. An empty list means the id is unknown in the caller's account: the facade answers 404.
-      query getMedia($id: String!) {
-        media(id: [$id], limit: 1) {
-          ...RestMedia
-        }
-      }
-    `,
-    root: 'media',
-    what: 'media',
-    toRest,
-  }),
+  byIdGetOp('getMedia', { from: 'list', root: 'media', fragment: 'RestMedia', what: 'media', toRest: toRestMedia }),
 );
 
 /** The reference's MediaRequest; advertiser_id and is_shared have no Pylon field (accepted, not stored). */
@@ -86,7 +71,7 @@ export const updateMedia = route(
       'Policy: Files_Edit. Answers 204, as the reference does.',
     ),
     parameters: params('IdPath'),
-    requestBody: { required: true, content: json(ref('MediaRequest')) },
+    requestBody: jsonBody('MediaRequest'),
     responses: noContent('Updated; GET /media/{id} reads it.', 400, 401, 403, 404, 500),
   },
   updateOp('updateMedia', {
@@ -94,7 +79,7 @@ export const updateMedia = route(
     record: 'media',
     body: { finish: requireName, fields: MEDIA_FIELDS, resetTo: { tags: [], groupId: null, startDate: null, endDate: null } },
     status: 204,
-    toRest,
+    toRest: toRestMedia,
   }),
 );
 
@@ -115,8 +100,8 @@ export const patchMedia = route(
   patchOp('patchMedia', {
     root: 'patchMedia',
     record: 'media',
-    value: (path, value) => (path === '/tags' ? tagList(value) : value),
-    toRest,
+    value: tagsPatched,
+    toRest: toRestMedia,
   }),
 );
 

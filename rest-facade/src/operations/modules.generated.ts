@@ -6,6 +6,7 @@ import * as alerts from './alerts.js';
 import * as analytics from './analytics.js';
 import * as auditEvents from './audit-events.js';
 import * as capFeeds from './cap-feeds.js';
+import * as contentReads from './content-reads.js';
 import * as contentShape from './content-shape.js';
 import * as datatables from './datatables.js';
 import * as declare from './declare.js';
@@ -40,6 +41,7 @@ export const OPERATION_MODULES: readonly OperationModule[] = [
   analytics,
   auditEvents,
   capFeeds,
+  contentReads,
   contentShape,
   datatables,
   declare,

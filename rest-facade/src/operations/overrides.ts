@@ -2,11 +2,11 @@
  * /overrides: emergency overrides (list, get, start, cancel) onto the override queries and
  * mutations. The body's nested content and target are snake_case like every REST body.
  */
-import { getOp, restOp } from './declare.js';
+import { byIdGetOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 import { fieldOf, isRecord, listOf, objectBody, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
-import { answers, arrayOf, byId, created, json, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, jsonBody, md, params, ref, route } from './route.js';
 
 type OverrideData = ItemOf<'getOverride', 'override'>;
 
@@ -107,22 +107,7 @@ export const getOverride = route(
       'Each screen: PENDING, SHOWING, ENDED or UNREACHABLE, with its acknowledgements. 404 when the account has no override with this id. Policy Schedules_View.',
     ...byId('The override.', 'Override', 400, 401, 403, 404, 429, 500, 503),
   },
-  getOp('getOverride', {
-    document: gql`
-      # GET /overrides/{id}: one emergency override with its screens' states.
-      query getOverride($id: ID!) {
-        override(id: $id) {
-          ...RestOverride
-        }
-      }
-    `,
-    root: 'override',
-    what: 'override',
-    // An unknown id (or another account's) is a null root without errors: a 404 naming the id parameter, not a failed gateway.
-    nullable: true,
-    notFound: 'field',
-    toRest: toRestOverride,
-  }),
+  byIdGetOp('getOverride', { from: 'nullable', root: 'override', fragment: 'RestOverride', what: 'override', toRest: toRestOverride }),
 );
 
 export const startOverride = route(
@@ -136,21 +121,11 @@ export const startOverride = route(
       'location: any of them) from `starts_at` (default now) until `ends_at` or until cancelled.',
       "Every id must be the caller's. Policy Overrides_Edit (not implied by Schedules_Edit).",
     ),
-    requestBody: { required: true, content: json(ref('OverrideRequest')) },
+    requestBody: jsonBody('OverrideRequest'),
     responses: created('The override, with its screens (pending until they acknowledge).', ref('Override'), 400, 401, 403, 429, 500, 503),
   },
   restOp('startOverride', {
-    document: gql`
-      # POST /overrides: starts an emergency override (at once, or at starts_at).
-      mutation startOverride($input: OverrideInput!) {
-        startOverride(input: $input) {
-          ...RestOutcome
-          override {
-            ...RestOverride
-          }
-        }
-      }
-    `,
+    document: { root: 'startOverride', record: 'override' },
     variables: (input) => ({ input: overrideInput(input.body) }),
     respond: (data) => ({ status: 201, body: toRestOverride(fieldOf(payloadOf(data, 'startOverride', NAMES), 'override')) }),
     fieldNames: NAMES,
@@ -170,17 +145,7 @@ export const cancelOverride = route(
     ...byId('The cancelled override.', 'Override', 400, 401, 403, 404, 422, 429, 500, 503),
   },
   restOp('cancelOverride', {
-    document: gql`
-      # POST /overrides/{id}/cancel: ends an emergency override on every reachable screen.
-      mutation cancelOverride($id: ID!) {
-        cancelOverride(id: $id) {
-          ...RestOutcome
-          override {
-            ...RestOverride
-          }
-        }
-      }
-    `,
+    document: { root: 'cancelOverride', record: 'override' },
     variables: (input) => ({ id: input.params.id }),
     respond: (data) => ({ body: toRestOverride(fieldOf(payloadOf(data, 'cancelOverride', NAMES), 'override')) }),
     fieldNames: NAMES,

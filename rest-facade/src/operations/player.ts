@@ -4,7 +4,7 @@
  * player), mounted in front of this facade; documented here so players and operators find it in
  * one place.
  */
-import { answers, documented, errors, json, md, noContent, params, ref } from './route.js';
+import { answers, documented, errors, json, jsonBody, md, noContent, params, ref, type RouteAt } from './route.js';
 
 /** Every player route: served by the devices service, authenticated by the key in its path (no API key). */
 const PLAYER = { tags: ['Player'], 'x-pylon-handler': 'player', security: [] };
@@ -21,14 +21,22 @@ const BATCH_RULES = [
   "key is 401 and counts against the address like a ping's.",
 ];
 
-/** The body and answers of a batch endpoint: 1 to 1000 records of `record`, held (202) or refused whole. */
-const batchOf = (record: string) => ({
-  requestBody: { required: true, content: json({ type: 'array', minItems: 1, maxItems: 1000, items: ref(record) }) },
-  responses: {
-    '202': { description: 'Held; the stored id of each record, in order.', content: json(ref('PlayerIngestResult')) },
-    ...errors(400, 401, 413, 429, 503),
-  },
-});
+/**
+ * A batch endpoint (`POST /player/{registrationKey}/<records>`): its own description lines, then
+ * BATCH_RULES; its body 1 to 1000 records of `record`, held (202) or refused whole.
+ */
+const batchRoute = (at: RouteAt, { summary, description, record }: { summary: string; description: string[]; record: string }) =>
+  documented(at, {
+    ...PLAYER,
+    summary,
+    description: md(...description, ...BATCH_RULES),
+    parameters: params('RegistrationKeyPath'),
+    requestBody: { required: true, content: json({ type: 'array', minItems: 1, maxItems: 1000, items: ref(record) }) },
+    responses: {
+      '202': { description: 'Held; the stored id of each record, in order.', content: json(ref('PlayerIngestResult')) },
+      ...errors(400, 401, 413, 429, 503),
+    },
+  });
 
 export const playerPing = documented('POST /player/{registrationKey}/ping', {
   ...PLAYER,
@@ -95,52 +103,43 @@ export const playerTrack = documented('POST /player/{registrationKey}/track', {
   summary: 'Record an event from the device itself.',
   description: 'As POST /devices/{id}/track, authenticated by the registration key.',
   parameters: params('RegistrationKeyPath'),
-  requestBody: { required: true, content: json(ref('Event')) },
+  requestBody: jsonBody('Event'),
   responses: {
     '202': { description: 'Accepted.', content: json(ref('TrackedEvent')) },
     ...errors(400, 401),
   },
 });
 
-export const playerPlayLogs = documented('POST /player/{registrationKey}/playlogs', {
-  ...PLAYER,
+export const playerPlayLogs = batchRoute('POST /player/{registrationKey}/playlogs', {
   summary: 'Proof of play - what the screen showed, when and for how long.',
-  description: md(
+  description: [
     "Each play log names the media file it played (`file_id`). The file's name is stored with the",
     'play, so play statistics keep it after the file is renamed or deleted. A `file_id` that names',
     "no media file of the device's account is kept, flagged as unknown, and listed in",
     "`unknown_file_ids`; it is not refused. A play that started outside its file's validity window",
     '(`start_date`/`end_date`, GraphQL `validFrom`/`validUntil`: content expiry) is refused, not stored',
     'and never counted, and listed in `outside_validity_ids`.',
-    ...BATCH_RULES,
-  ),
-  parameters: params('RegistrationKeyPath'),
-  ...batchOf('PlayerPlayLog'),
+  ],
+  record: 'PlayerPlayLog',
 });
 
-export const playerEvents = documented('POST /player/{registrationKey}/events', {
-  ...PLAYER,
+export const playerEvents = batchRoute('POST /player/{registrationKey}/events', {
   summary: 'Events the player itself records (touches, sessions, custom events).',
-  description: md(
+  description: [
     "As POST /player/{registrationKey}/track, in batches, with the player's own timestamps (the",
     "service's clock when absent) and an optional position (the device's location when absent).",
-    ...BATCH_RULES,
-  ),
-  parameters: params('RegistrationKeyPath'),
-  ...batchOf('PlayerEventRecord'),
+  ],
+  record: 'PlayerEventRecord',
 });
 
-export const playerImpressions = documented('POST /player/{registrationKey}/impressions', {
-  ...PLAYER,
+export const playerImpressions = batchRoute('POST /player/{registrationKey}/impressions', {
   summary: "Audience detections from the screen's sensors.",
-  description: md(
+  description: [
     'What a sensor (motion, face detection, BLE, WiFi) detected in front of the screen: when, for',
     'how long (`dwell_time`, seconds), an anonymous `visitor_id`, and, where the sensor estimates',
     'them, gender and age range (the analytics enums AnalyticsGender and AnalyticsAgeRange).',
-    ...BATCH_RULES,
-  ),
-  parameters: params('RegistrationKeyPath'),
-  ...batchOf('PlayerImpression'),
+  ],
+  record: 'PlayerImpression',
 });
 
 export const playerManifest = documented('GET /player/{registrationKey}/manifest', {

@@ -1,72 +1,18 @@
 /** /playlists, /playlists/{id} and /playlists/groups onto the content subgraph (PlaylistType in the reference's values). */
-import type { RestPlaylistFragment } from '@pylon/kit/generated/rest-operations.generated';
-import { createOp, deleteOp, getOp, listOp, patchOp, updateOp, type FieldMap } from './declare.js';
+import { createOp, deleteOp, patchOp, updateOp, type FieldMap } from './declare.js';
+import { whereReads } from './content-reads.js';
 import { enumToGql, toRestPlaylist } from './content-shape.js';
-import { tagList } from './device-writes.js';
+import { tagList, tagsPatched } from './device-writes.js';
 import { groupOps, requireName } from './groups.js';
-import { answers, arrayOf, byId, created, json, JSON_PATCH_BODY, md, noContent, params, ref, route } from './route.js';
-import { gql } from './gql.js';
-
-const toRest = (p: RestPlaylistFragment) => toRestPlaylist(p);
+import { answers, created, JSON_PATCH_BODY, jsonBody, md, noContent, params, ref, route } from './route.js';
 
 /** Filters live in the document's `where` (the playlist query has no id/group arguments). */
-export const listPlaylists = route(
-  'GET /playlists',
-  {
-    tags: ['Playlists'],
-    summary: "Playlists of the caller's account.",
-    description: md(
-      'Every filter given must match (group_id and group_name match any of their values), by name.',
-      'Sources come in play order. Policy: Playlists_View.',
-    ),
-    parameters: params('IdQuery', 'Take', 'Page', 'GroupId', 'GroupName'),
-    responses: answers('One page of playlists (possibly empty).', arrayOf('Playlist'), 400, 401, 403, 500, 503),
-  },
-  listOp('listPlaylists', {
-    document: gql`
-      # GET /playlists. Absent variables leave their where clauses empty, so every filter is optional.
-      query listPlaylists($id: [String], $groupId: [String], $groupName: [String], $limit: Int, $offset: Int) {
-        playlist(
-          where: { id: { in: $id }, groupId: { in: $groupId }, groupName: { in: $groupName } }
-          order: [{ name: ASC }, { id: ASC }]
-          limit: $limit
-          offset: $offset
-        ) {
-          ...RestPlaylist
-        }
-        # The list's total (rest-facade declare.ts 'count'): same filters, counted by the store.
-        total: playlistCount(where: { id: { in: $id }, groupId: { in: $groupId }, groupName: { in: $groupName } })
-      }
-    `,
-    root: 'playlist',
-    count: 'total',
-    params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName' },
-    toRest,
-  }),
-);
-
-export const getPlaylist = route(
-  'GET /playlists/{id}',
-  {
-    tags: ['Playlists'],
-    summary: 'One playlist.',
-    description: md("404 when no playlist of the caller's account has this id. Policy: Playlists_View."),
-    ...byId('The playlist.', 'Playlist', 400, 401, 403, 404, 500, 503),
-  },
-  getOp('getPlaylist', {
-    document: gql`
-      # GET /playlists/{id}. An empty list means the id is unknown in the caller's account: the facade answers 404.
-      query getPlaylist($id: String!) {
-        playlist(where: { id: { eq: $id } }, limit: 1) {
-          ...RestPlaylist
-        }
-      }
-    `,
-    root: 'playlist',
-    what: 'playlist',
-    toRest,
-  }),
-);
+export const { list: listPlaylists, get: getPlaylist } = whereReads({
+  noun: 'playlist',
+  tag: 'Playlists',
+  notes: 'Sources come in play order.',
+  toRest: toRestPlaylist,
+});
 
 /** null type: the default, Multimedia. */
 const playlistType = (v: unknown) => (v === null ? 'MULTIMEDIA' : enumToGql(v));
@@ -102,14 +48,14 @@ export const createPlaylist = route(
       'tags ("a,b"). Read-only members (id, created_on, ...) and `sources` are accepted and ignored:',
       'sources are added with the GraphQL source mutations (addPlaylistSource, ...). Policy: Playlists_Edit.',
     ),
-    requestBody: { required: true, content: json(ref('PlaylistRequest')) },
+    requestBody: jsonBody('PlaylistRequest'),
     responses: created('The new playlist.', ref('Playlist'), 400, 401, 403, 500),
   },
   createOp('createPlaylist', {
     root: 'createPlaylist',
     record: 'playlist',
     body: { fields: PLAYLIST_FIELDS, finish: requireName },
-    toRest,
+    toRest: toRestPlaylist,
   }),
 );
 
@@ -125,7 +71,7 @@ export const updatePlaylist = route(
       'Policy: Playlists_Edit. Answers 204, as the reference does.',
     ),
     parameters: params('IdPath'),
-    requestBody: { required: true, content: json(ref('PlaylistRequest')) },
+    requestBody: jsonBody('PlaylistRequest'),
     responses: noContent('Updated; GET /playlists/{id} reads it.', 400, 401, 403, 404, 409, 500),
   },
   updateOp('updatePlaylist', {
@@ -133,7 +79,7 @@ export const updatePlaylist = route(
     record: 'playlist',
     body: { finish: requireName, fields: PLAYLIST_FIELDS, resetTo: { type: 'MULTIMEDIA', duration: null, groupId: null, tags: [] } },
     status: 204,
-    toRest,
+    toRest: toRestPlaylist,
   }),
 );
 
@@ -154,8 +100,8 @@ export const patchPlaylist = route(
   patchOp('patchPlaylist', {
     root: 'patchPlaylist',
     record: 'playlist',
-    value: (path, value) => (path === '/tags' ? tagList(value) : path === '/type' ? enumToGql(value) : value),
-    toRest,
+    value: (path, value) => (path === '/type' ? enumToGql(value) : tagsPatched(path, value)),
+    toRest: toRestPlaylist,
   }),
 );
 

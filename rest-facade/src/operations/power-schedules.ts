@@ -4,10 +4,10 @@
  * REST body.
  */
 import { AppError } from '@pylon/kit';
-import { answers, arrayOf, byId, json, md, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, jsonBody, md, params, ref, route } from './route.js';
 import type { ItemOf, RestSchema, SomeInputOf } from './types.js';
 import { fieldOf, isRecord, listOf, objectBody, payloadOf } from './shape.js';
-import { getOp, restOp } from './declare.js';
+import { byIdGetOp, restOp } from './declare.js';
 import { gql } from './gql.js';
 
 type PowerData = ItemOf<'getPowerSchedule', 'powerSchedule'>;
@@ -70,20 +70,11 @@ export const getPowerSchedule = route(
     description: '404 when the account has no power schedule with this id. Policy Schedules_View.',
     ...byId('The power schedule.', 'PowerSchedule', 400, 401, 403, 404, 429, 500, 503),
   },
-  getOp('getPowerSchedule', {
-    document: gql`
-      # GET /power-schedules/{id}: one power schedule.
-      query getPowerSchedule($id: ID!) {
-        powerSchedule(id: $id) {
-          ...RestPowerSchedule
-        }
-      }
-    `,
+  byIdGetOp('getPowerSchedule', {
+    from: 'nullable',
     root: 'powerSchedule',
+    fragment: 'RestPowerSchedule',
     what: 'power schedule',
-    // An unknown id (or another account's) is a null root without errors: a 404 naming the id parameter, not a failed gateway.
-    nullable: true,
-    notFound: 'field',
     toRest: toRestPowerSchedule,
   }),
 );
@@ -99,21 +90,11 @@ export const setPowerSchedule = route(
       'runs past midnight) and on exception dates in their hours instead (none: off all day). Screens get',
       'display_on / display_off at the edges. Every refusal names its field. Policy Schedules_Edit.',
     ),
-    requestBody: { required: true, content: json(ref('PowerScheduleRequest')) },
+    requestBody: jsonBody('PowerScheduleRequest'),
     responses: answers('The power schedule.', ref('PowerSchedule'), 400, 401, 403, 429, 500, 503),
   },
   restOp('setPowerSchedule', {
-    document: gql`
-      # POST /power-schedules: sets the power schedule of its target.
-      mutation setPowerSchedule($input: PowerScheduleInput!) {
-        setPowerSchedule(input: $input) {
-          ...RestOutcome
-          powerSchedule {
-            ...RestPowerSchedule
-          }
-        }
-      }
-    `,
+    document: { root: 'setPowerSchedule', record: 'powerSchedule' },
     variables: (input) => ({ input: powerInput(input.body) }),
     respond: (data) => ({ body: toRestPowerSchedule(fieldOf(payloadOf(data, 'setPowerSchedule', NAMES), 'powerSchedule')) }),
     fieldNames: NAMES,
@@ -130,17 +111,7 @@ export const deletePowerSchedule = route(
     ...byId('The deleted power schedule.', 'PowerSchedule', 400, 401, 403, 404, 429, 500, 503),
   },
   restOp('deletePowerSchedule', {
-    document: gql`
-      # DELETE /power-schedules/{id}: deletes a power schedule.
-      mutation deletePowerSchedule($id: ID!) {
-        deletePowerSchedule(id: $id) {
-          ...RestOutcome
-          powerSchedule {
-            ...RestPowerSchedule
-          }
-        }
-      }
-    `,
+    document: { root: 'deletePowerSchedule', record: 'powerSchedule' },
     variables: (input) => ({ id: input.params.id }),
     respond: (data) => ({ body: toRestPowerSchedule(fieldOf(payloadOf(data, 'deletePowerSchedule', NAMES), 'powerSchedule')) }),
     fieldNames: NAMES,

@@ -1,5 +1,5 @@
 /** GET /report, POST /report/export and /report/adhawk: served by the analytics service (x-pylon-handler: analytics). */
-import { answers, arrayOf, documented, errors, FILE_CONTENT, jobAccepted, json, md, params, ref } from './route.js';
+import { answers, arrayOf, documented, errors, FILE_CONTENT, jobAccepted, json, jsonBody, md, params, ref } from './route.js';
 
 export const listReports = documented('GET /report', {
   tags: ['Report'],
@@ -45,7 +45,7 @@ export const exportReport = documented('POST /report/export', {
       schema: { type: 'boolean' },
     },
   ],
-  requestBody: { required: true, content: json(ref('ReportExportPostBody')) },
+  requestBody: jsonBody('ReportExportPostBody'),
   responses: {
     '200': {
       description: 'The file, as an attachment (Content-Disposition names it).',
@@ -72,7 +72,7 @@ export const adhawkReport = documented('POST /report/adhawk', {
     "file from POST /report/export. The body is the reference's AdHawkDatasetPostBody; a body that",
     'is not JSON is a 400 (415 for another content type) naming `body`.',
   ),
-  requestBody: { required: true, content: json(ref('AdHawkDatasetPostBody')) },
+  requestBody: jsonBody('AdHawkDatasetPostBody'),
   responses: {
     '501': {
       description: 'AdHawk datasets are not offered (error code NOT_IMPLEMENTED); the message names where the figures come from instead.',

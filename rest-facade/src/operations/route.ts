@@ -65,6 +65,9 @@ export const ref = (schema: string): { $ref: string } => ({ $ref: `#/components/
 /** A JSON `content` map: `content: json(ref('Device'))`. */
 export const json = (schema: OpenApiValue): { 'application/json': { schema: OpenApiValue } } => ({ 'application/json': { schema } });
 
+/** A required JSON request body of a component schema: `requestBody: jsonBody('DeviceClaim')`. */
+export const jsonBody = (schema: string) => ({ required: true, content: json(ref(schema)) });
+
 /** A JSON list of component records: `arrayOf('Device')`. */
 export const arrayOf = (schema: string) => ({ type: 'array', items: ref(schema) });
 

@@ -4,13 +4,13 @@
  * spelling, `tags` a comma-separated string, `modified_on` the last change).
  */
 import { snakeKeys } from '@pylon/kit';
-import { createOp, deleteOp, getOp, listOp, patchOp, updateOp, type FieldMap } from './declare.js';
+import { createOp, deleteOp, byIdGetOp, listOp, patchOp, updateOp, type FieldMap } from './declare.js';
 import { groupOps } from './groups.js';
 import { tagList } from './device-writes.js';
 import type { RestScheduleFragment } from '@pylon/kit/generated/rest-operations.generated';
 import { isRecord } from './shape.js';
 import type { RestSchema } from './types.js';
-import { answers, arrayOf, byId, created, json, JSON_PATCH_BODY, md, noContent, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, JSON_PATCH_BODY, jsonBody, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 const TYPES: Record<string, string> = { PLAYLIST: 'Playlist', TEMPLATE: 'Template', CAMPAIGN: 'Campaign' };
@@ -60,8 +60,6 @@ const SCHEDULE_FIELDS = {
   priority: { to: 'priority', map: upper },
 } as const satisfies FieldMap;
 
-const toRest = (s: RestScheduleFragment) => toRestSchedule(s);
-
 export const listSchedules = route(
   'GET /schedules',
   {
@@ -96,7 +94,7 @@ export const listSchedules = route(
     root: 'schedule',
     count: 'total',
     params: { id: { to: 'id', one: true }, group_id: 'groupId', group_name: 'groupName', device_id: 'deviceId' },
-    toRest,
+    toRest: toRestSchedule,
   }),
 );
 
@@ -108,19 +106,7 @@ export const getSchedule = route(
     description: "404 when no schedule of the caller's account has this id. Policy Schedules_View.",
     ...byId('The schedule.', 'Schedule', 400, 401, 403, 404, 500),
   },
-  getOp('getSchedule', {
-    document: gql`
-      # GET /schedules/{id}.
-      query getSchedule($id: String!) {
-        schedule(id: [$id], limit: 1) {
-          ...RestSchedule
-        }
-      }
-    `,
-    root: 'schedule',
-    what: 'schedule',
-    toRest,
-  }),
+  byIdGetOp('getSchedule', { from: 'list', root: 'schedule', fragment: 'RestSchedule', what: 'schedule', toRest: toRestSchedule }),
 );
 
 export const createSchedule = route(
@@ -134,10 +120,10 @@ export const createSchedule = route(
       'before `start_date`; times `HH:mm` (an end before the start runs overnight). Campaign',
       'schedules (conditions) are refused. Each refusal is a 400 naming the property. Policy: Schedules_Edit.',
     ),
-    requestBody: { required: true, content: json(ref('ScheduleRequest')) },
+    requestBody: jsonBody('ScheduleRequest'),
     responses: created('The new schedule.', ref('Schedule'), 400, 401, 403, 500),
   },
-  createOp('createSchedule', { root: 'createSchedule', record: 'schedule', body: { fields: SCHEDULE_FIELDS }, toRest }),
+  createOp('createSchedule', { root: 'createSchedule', record: 'schedule', body: { fields: SCHEDULE_FIELDS }, toRest: toRestSchedule }),
 );
 
 /** PUT replaces: what the body leaves out is reset (as on creation). Answers 204 like the reference. */
@@ -149,7 +135,7 @@ export const updateSchedule = route(
     description:
       'Every property left out is reset to its default (as on creation). Same rules as POST. Answers 204, as the reference does. Policy Schedules_Edit.',
     parameters: params('IdPath'),
-    requestBody: { required: true, content: json(ref('ScheduleRequest')) },
+    requestBody: jsonBody('ScheduleRequest'),
     responses: noContent('Updated; GET /schedules/{id} reads it.', 400, 401, 403, 404, 409, 500),
   },
   updateOp('updateSchedule', {
@@ -157,7 +143,7 @@ export const updateSchedule = route(
     record: 'schedule',
     body: { fields: SCHEDULE_FIELDS },
     status: 204,
-    toRest,
+    toRest: toRestSchedule,
   }),
 );
 
@@ -190,7 +176,7 @@ export const patchSchedule = route(
           : path === '/type' || path === '/priority'
             ? upper(value)
             : value,
-    toRest,
+    toRest: toRestSchedule,
   }),
 );
 

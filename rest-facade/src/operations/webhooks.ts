@@ -7,7 +7,7 @@ import { createOp, deleteOp, getOp, listOp, mapFields, restOp, updateOp, type Fi
 import { AppError, notFound } from '@pylon/kit';
 import { fieldOf, payloadOf } from './shape.js';
 import type { ItemOf, RestSchema } from './types.js';
-import { answers, arrayOf, byId, created, errors, json, md, noContent, params, ref, route } from './route.js';
+import { answers, arrayOf, byId, created, errors, json, jsonBody, md, noContent, params, ref, route } from './route.js';
 import { gql } from './gql.js';
 
 /** REST body property -> WebhookEndpointInput / WebhookEndpointChanges field (both have the same fields). */
@@ -143,7 +143,7 @@ export const createWebhookEndpoint = route(
       'the event types it wants (empty: all) and optional filters (device ids, group, tag: ids of',
       "the caller's account). The answer carries `secret` (whsec_...), shown this once. Policy Webhooks_Edit.",
     ),
-    requestBody: { required: true, content: json(ref('WebhookEndpointRequest')) },
+    requestBody: jsonBody('WebhookEndpointRequest'),
     responses: created('The new endpoint, with its signing secret.', ref('WebhookEndpointCreated'), 400, 401, 403, 429, 500, 503),
   },
   restOp('createWebhookEndpoint', {
@@ -159,7 +159,7 @@ export const updateWebhookEndpoint = route(
     summary: 'Changes a webhook endpoint.',
     description: 'The properties given change; the others stay. Enabling a disabled endpoint resets its failure count. Policy Webhooks_Edit.',
     parameters: params('IdPath'),
-    requestBody: { required: true, content: json(ref('WebhookEndpointChanges')) },
+    requestBody: jsonBody('WebhookEndpointChanges'),
     responses: answers('The changed endpoint.', ref('WebhookEndpoint'), 400, 401, 403, 404, 429, 500, 503),
   },
   updateOp('updateWebhookEndpoint', {
@@ -339,7 +339,7 @@ export const redeliverWebhookEvents = route(
       'deduplicate by it); earlier attempts stay in the log. Policy Webhooks_Edit.',
     ),
     parameters: params('IdPath'),
-    requestBody: { required: true, content: json(ref('WebhookRedelivery')) },
+    requestBody: jsonBody('WebhookRedelivery'),
     responses: answers('How many deliveries were queued again.', ref('WebhookRedeliveryResult'), 400, 401, 403, 404, 429, 500, 503),
   },
   restOp('redeliverWebhookEvents', {

@@ -5,32 +5,18 @@
  * returned to the file where the uploading child (fixtures/blob-sync.child.ts) writes `committed`
  * once put resolved (the rename that commits the upload is before that).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { skipNote } from '../../../kit/test/contract/wait.helpers.js';
+import { syncShim } from '../sync-log.helpers.js';
 
-const work = mkdtempSync(join(tmpdir(), 'pylon-blob-sync-'));
-const shim = join(work, 'sync-log.so');
-const gcc = spawnSync('gcc', ['-shared', '-fPIC', '-O2', '-o', shim, new URL('../fixtures/sync-log.c', import.meta.url).pathname, '-ldl'], {
-  encoding: 'utf8',
-});
-const problem = gcc.error ? `gcc not available (${gcc.error.message})` : gcc.status !== 0 ? `gcc failed: ${gcc.stderr}` : null;
-if (problem) skipNote(`blobs.local-sync.test: ${problem}; the sync-order test is skipped`);
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const shim = syncShim('blobs.local-sync.test');
+afterAll(() => shim.remove());
 
-(problem ? test.skip : test)(
+(shim.problem ? test.skip : test)(
   'a 40 MiB upload: data flushes while it arrives (from 16 MiB on, one at a time), then an fsync, then the commit',
   async () => {
-    const log = join(work, 'syncs.log');
-    const root = new URL('../../../../', import.meta.url).pathname;
-    const child = spawn(process.execPath, ['--import', 'tsx', new URL('../fixtures/blob-sync.child.ts', import.meta.url).pathname, join(work, 'blobs'), '40'], {
-      cwd: root,
-      env: { ...process.env, LD_PRELOAD: shim, PYLON_SYNC_LOG: log },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    expect(await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)))).toBe(0);
+    const log = join(shim.work, 'syncs.log');
+    expect(await shim.run('blob-sync.child.ts', [join(shim.work, 'blobs'), '40'], log)).toBe(0);
 
     // The upload's temporary data file's syncs, in the order they returned, then the commit.
     const lines = readFileSync(log, 'utf8').trim().split('\n');

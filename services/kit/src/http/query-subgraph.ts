@@ -47,32 +47,22 @@ const readerOf = (p: Principal) => [p.accountId, [...p.policies].sort(), [...p.r
 
 /**
  * The same for lookups by id (a screen's own device record): ids asked by one account's callers
- * while a lookup runs are looked up together in one follow-up request of at most `maxIds` ids;
- * `variables(ids)` gives the request's variables for them, `byId(data)` its answer by id.
+ * while a lookup runs are looked up together in one follow-up request of at most `maxIds` ids.
  */
-export type SubgraphLookup<V> = <T>(
-  t: SubgraphTarget,
-  caller: Principal,
-  ids: readonly string[],
-  query: string,
-  variables: (ids: string[]) => Record<string, unknown>,
-  byId: (data: T) => Map<string, V>,
-  what: string,
-) => Promise<Map<string, V>>;
+export interface LookupRequest<T, V> {
+  query: string;
+  /** The request's variables for these ids. */
+  variables(ids: string[]): Record<string, unknown>;
+  /** Its answer, by id. */
+  byId(data: T): Map<string, V>;
+  what: string;
+}
+export type SubgraphLookup<V> = <T>(t: SubgraphTarget, caller: Principal, ids: readonly string[], request: LookupRequest<T, V>) => Promise<Map<string, V>>;
 
 export function sharedSubgraphLookup<V>(maxIds: number): SubgraphLookup<V> {
   const shared = coalesceLookups<V>(maxIds);
-  return function lookup<T>(
-    t: SubgraphTarget,
-    caller: Principal,
-    ids: readonly string[],
-    query: string,
-    variables: (ids: string[]) => Record<string, unknown>,
-    byId: (data: T) => Map<string, V>,
-    what: string,
-  ) {
-    return shared(JSON.stringify([t.url, ...readerOf(caller), query]), ids, async (all) =>
-      byId(await querySubgraphAs<T>(t, caller, query, variables(all), what)),
+  return <T>(t: SubgraphTarget, caller: Principal, ids: readonly string[], r: LookupRequest<T, V>) =>
+    shared(JSON.stringify([t.url, ...readerOf(caller), r.query]), ids, async (all) =>
+      r.byId(await querySubgraphAs<T>(t, caller, r.query, r.variables(all), r.what)),
     );
-  };
 }

@@ -30,15 +30,12 @@ export function createHttpDeviceDirectory(t: Target): DeviceDirectory {
   return {
     async devices(caller, ids) {
       if (!ids.length) return new Map();
-      return lookup<{ device: DeviceFacts[] | null }>(
-        t,
-        caller,
-        ids,
-        'query($id: [String!], $limit: Int) { device(id: $id, limit: $limit) { id timezone } }',
-        (all) => ({ id: all, limit: all.length }),
-        (data) => new Map((data.device ?? []).map((d) => [d.id, { id: d.id, timezone: d.timezone ?? null }])),
-        'the devices',
-      );
+      return lookup<{ device: DeviceFacts[] | null }>(t, caller, ids, {
+        query: 'query($id: [String!], $limit: Int) { device(id: $id, limit: $limit) { id timezone } }',
+        variables: (all) => ({ id: all, limit: all.length }),
+        byId: (data) => new Map((data.device ?? []).map((d) => [d.id, { id: d.id, timezone: d.timezone ?? null }])),
+        what: 'the devices',
+      });
     },
     async fleet(caller) {
       const devices: FleetDevice[] = [];

@@ -42,8 +42,12 @@ export function sharedSubgraphQuery(): SubgraphQuery {
     shared(JSON.stringify([t.url, ...readerOf(caller), query, variables]), () => querySubgraphAs<T>(t, caller, query, variables, what)) as Promise<T>;
 }
 
-/** What an account-scoped read's answer depends on: the account and what the caller may read, not who it is. */
-const readerOf = (p: Principal) => [p.accountId, [...p.policies].sort(), [...p.roles].sort(), p.isOwner, p.via];
+/**
+ * What an account-scoped read's answer depends on: the account and what the caller may read, not who
+ * it is; and the credential it came with (the other subgraph may refuse a revoked one), so callers
+ * share a request only under the same credential or none (screens, internal callers).
+ */
+const readerOf = (p: Principal) => [p.accountId, [...p.policies].sort(), [...p.roles].sort(), p.isOwner, p.via, p.credential ?? null];
 
 /**
  * The same for lookups by id (a screen's own device record): ids asked by one account's callers

@@ -74,7 +74,7 @@ test('a failure reaches the callers of that execution only; the follow-up still 
 describe('sharedSubgraphQuery over HTTP', () => {
   let server: Server;
   let url: string;
-  const seen: { account: string; body: string }[] = [];
+  const seen: { account: string; body: string; key?: string }[] = [];
   const tokens = new InternalTokens('s'.repeat(32));
   let release: () => void = () => undefined;
 
@@ -84,7 +84,7 @@ describe('sharedSubgraphQuery over HTTP', () => {
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         void tokens.verify(String(req.headers[INTERNAL_TOKEN_HEADER])).then((p) => {
-          seen.push({ account: p.accountId, body });
+          seen.push({ account: p.accountId, body, ...(p.credential?.kind === 'api-key' ? { key: p.credential.id } : {}) });
           // The first answer waits until the test lets it go, so the others arrive while it runs.
           const answer = () =>
             res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { account: { timezone: `tz-of-${p.accountId}` } } }));
@@ -98,7 +98,7 @@ describe('sharedSubgraphQuery over HTTP', () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  test("one account's screens share a request; another account asks for its own", async () => {
+  test("one account's screens share a request; another account, or another credential, asks for its own", async () => {
     const ask = sharedSubgraphQuery();
     const q = (account: string, device: string) =>
       ask<{ account: { timezone: string } }>({ url, tokens }, devicePrincipal(account, device), '{ account { timezone } }', {}, 'the account');
@@ -106,12 +106,21 @@ describe('sharedSubgraphQuery over HTTP', () => {
     while (seen.length < 1) await new Promise((r) => setTimeout(r, 5));
     const wave = Array.from({ length: 20 }, (_, i) => q('acc-1', `d${i + 1}`));
     const elsewhere = q('acc-2', 'x1');
+    const byKey = ask<{ account: { timezone: string } }>(
+      { url, tokens },
+      { ...devicePrincipal('acc-1', 'k'), credential: { kind: 'api-key', id: 'key-1' } },
+      '{ account { timezone } }',
+      {},
+      'the account',
+    );
     release();
     const answers = await Promise.all([first, ...wave, elsewhere]);
+    expect((await byKey).account.timezone).toBe('tz-of-acc-1');
     expect(answers.slice(0, 21).every((a) => a.account.timezone === 'tz-of-acc-1')).toBe(true);
     expect(answers[21]!.account.timezone).toBe('tz-of-acc-2');
-    // The first request, one follow-up for the 20 screens that asked during it, and acc-2's own.
-    expect(seen.filter((s) => s.account === 'acc-1')).toHaveLength(2);
+    // The first request, one follow-up for the 20 screens that asked during it, the API key's own, and acc-2's own.
+    expect(seen.filter((s) => s.account === 'acc-1' && !s.key)).toHaveLength(2);
+    expect(seen.filter((s) => s.key === 'key-1')).toHaveLength(1);
     expect(seen.filter((s) => s.account === 'acc-2')).toHaveLength(1);
   });
 });

@@ -330,26 +330,17 @@ export const getPingData = route(
     ],
     responses: answers('The latest ping data.', ref('PingData'), 400, 401, 403, 404, 500),
   },
-  restOp('getPingData', {
-    document: gql`
-      # GET /devices/pingdata?registration_key=: the latest ping data of the caller's device with this key.
-      query getPingData($registrationKey: String!) {
-        device(registrationKey: $registrationKey, limit: 1) {
-          id
-          pingData {
-            ...RestPingData
-          }
-        }
-      }
-    `,
+  {
+    // The same read as GET /devices/{registrationKey}/pingdata, the key in the query: that operation's document.
+    via: () => 'getDevicePingData',
     variables: ({ query }) => {
       const key = query.registration_key ?? query.key;
       if (typeof key !== 'string') throw badInput('registration_key', 'registration_key is required');
       return { registrationKey: key };
     },
-    respond: (data) => pingDataBody(data),
+    respond: (data) => pingDataBody(data as GetDevicePingDataQuery),
     accepts: { query: ['registration_key', 'key'] },
-  }),
+  },
 );
 
 export const getDevicePingData = route(
@@ -363,7 +354,7 @@ export const getDevicePingData = route(
   },
   restOp('getDevicePingData', {
     document: gql`
-      # GET /devices/{registrationKey}/pingdata.
+      # GET /devices/{registrationKey}/pingdata, and GET /devices/pingdata?registration_key= (its via).
       query getDevicePingData($registrationKey: String!) {
         device(registrationKey: $registrationKey, limit: 1) {
           id

@@ -1328,13 +1328,6 @@ export type GetPairingRequestQueryVariables = Exact<{
 
 export type GetPairingRequestQuery = { pairingRequest: { code: string, expiresAt: string, userAgent: string | null, screenWidth: number | null, screenHeight: number | null } | null };
 
-export type GetPingDataQueryVariables = Exact<{
-  registrationKey: string;
-}>;
-
-
-export type GetPingDataQuery = { device: Array<{ id: string, pingData: { cpuUsage: number | null, memoryUsage: number | null, diskUsage: number | null, playerVersion: string | null, osVersion: string | null, ipAddress: string | null, externalIpAddress: string | null, macAddress: string | null, uptime: number | null, cpuTemperature: number | null, latitude: number | null, longitude: number | null, currentSchedule: string | null, bytesReceived: number | null, transferRate: number | null, downloadPctComplete: number | null, type: string | null, meta: unknown, timestamp: string | null } | null }> | null };
-
 export type GetPlayStatsByTimeQueryVariables = Exact<{
   startDate: string;
   endDate: string;
@@ -1969,7 +1962,6 @@ export interface RestOperationTypes {
   getMediaPlayStats: { result: GetMediaPlayStatsQuery; variables: GetMediaPlayStatsQueryVariables };
   getOverride: { result: GetOverrideQuery; variables: GetOverrideQueryVariables };
   getPairingRequest: { result: GetPairingRequestQuery; variables: GetPairingRequestQueryVariables };
-  getPingData: { result: GetPingDataQuery; variables: GetPingDataQueryVariables };
   getPlayStatsByTime: { result: GetPlayStatsByTimeQuery; variables: GetPlayStatsByTimeQueryVariables };
   getPlaylist: { result: GetPlaylistQuery; variables: GetPlaylistQueryVariables };
   getPowerSchedule: { result: GetPowerScheduleQuery; variables: GetPowerScheduleQueryVariables };

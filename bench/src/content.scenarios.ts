@@ -113,12 +113,12 @@ async function copyMbs(src: string, copy: string, size: number): Promise<number>
 async function storeBody(req: AsyncIterable<Buffer>, path: string): Promise<string> {
   const hash = createHash('sha512');
   const f = await open(path, 'w');
+  let write: Promise<unknown> = Promise.resolve();
+  let flush: Promise<unknown> = Promise.resolve();
   try {
     let batch: Buffer[] = [];
     let bytes = 0;
     let unflushed = 0;
-    let write: Promise<unknown> = Promise.resolve();
-    let flush: Promise<unknown> = Promise.resolve();
     for await (const chunk of req) {
       hash.update(chunk);
       batch.push(chunk);
@@ -126,11 +126,13 @@ async function storeBody(req: AsyncIterable<Buffer>, path: string): Promise<stri
       if (bytes < MB) continue;
       await write;
       write = f.writev(batch);
+      write.catch(() => undefined); // awaited below; failing meanwhile is not an unhandled rejection
       [batch, unflushed, bytes] = [[], unflushed + bytes, 0];
       if (unflushed >= 16 * MB) {
         await flush;
         const written = write;
         flush = written.then(() => f.datasync());
+        flush.catch(() => undefined);
         unflushed = 0;
       }
     }
@@ -139,6 +141,8 @@ async function storeBody(req: AsyncIterable<Buffer>, path: string): Promise<stri
     await flush;
     await f.sync();
   } finally {
+    // A client gone mid-body: the write and the flush still running end before the file closes.
+    await Promise.allSettled([write, flush]);
     await f.close();
   }
   return hash.digest('hex');

@@ -66,7 +66,7 @@ import { webPlayerFleet } from './web-player.scenarios.js';
 import { overrideFleet } from './override.scenarios.js';
 import { consoleLoad, printConsoleLoad } from './console.scenarios.js';
 import { deltaLines, previousResult, startDeltaLines, uploadDeltaLines, writeResult, type BenchResult } from './results.js';
-import { addBenchDevices, BENCH_KEY as KEY, BENCH_OWNER, BENCH_PASSWORD, startBenchApp } from './bench-app.js';
+import { addBenchDevices, BENCH_KEY as KEY, BENCH_OWNER, BENCH_PASSWORD, startBenchApp, withBenchApp } from './bench-app.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
 // BENCH_ONLY=capacity: only the capacity scenario (it starts a server of its own); capacity-distributed: only its distributed topology.
@@ -76,6 +76,13 @@ if (process.env.BENCH_ONLY === 'capacity') {
 }
 if (process.env.BENCH_ONLY === 'capacity-distributed') {
   await runDistributedCapacity(smoke);
+  process.exit(0);
+}
+// Scenario 4's size and rounds: 200 MB in 3 interleaved rounds (2 MB, one round in smoke mode).
+const UPLOAD = { sizeMb: smoke ? 2 : 200, rounds: smoke ? 1 : 3 };
+// BENCH_ONLY=upload: only scenario 4, on a bench app of its own.
+if (process.env.BENCH_ONLY === 'upload') {
+  printUpload(await withBenchApp('upload', (app, dir) => uploadScenario({ baseUrl: app.baseUrl, key: KEY, dir, ...UPLOAD })));
   process.exit(0);
 }
 // Scenario 8 (start) first, on a machine nothing else loads yet: run after the other scenarios (whose
@@ -179,10 +186,10 @@ const authResults = await authScenario({
 });
 
 // Scenario 4 (content): a 200 MB upload against a local copy of the same bytes, in 3 interleaved
-// rounds (2 MB, one round in smoke mode). Before the scenarios that write telemetry (2's pings, 7):
+// rounds (UPLOAD). Before the scenarios that write telemetry (2's pings, 7):
 // the store merging their rows in the background took a core from the upload (0.26× after scenario 7
 // and 0.46× after scenario 2 on 2026-11-30, 0.53-0.83× alone).
-const upload = await uploadScenario({ baseUrl: app.baseUrl, key: KEY, dir, sizeMb: smoke ? 2 : 200, rounds: smoke ? 1 : 3 });
+const upload = await uploadScenario({ baseUrl: app.baseUrl, key: KEY, dir, ...UPLOAD });
 printUpload(upload);
 
 const deviceResults = await devicesScenario();

@@ -1,15 +1,17 @@
 /**
  * Streams one incoming file into the blob port: never buffered whole. The first bytes are held
  * back just long enough to learn the type from them (`file-type`, magic bytes; what the client
- * claims is ignored), then everything flows through a SHA-512 and a byte counter into `put`.
+ * claims is ignored), then everything flows through a SHA-512 (on a worker thread: @pylon/kit/sha512) and a
+ * byte counter into `put`.
  * Past the size cap (413), an unrefused type (415) or a failing source (client gone, import cut),
  * the stream errors, the blob port drops its temporary file, and nothing is stored.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
 import { AppError } from '@pylon/kit';
 import type { ContentRuntime } from '../runtime.js';
+import { sha512 } from '@pylon/kit/sha512';
 
 /** file-type reads at most this many bytes to decide. */
 const SNIFF_BYTES = 4100;
@@ -72,10 +74,10 @@ export async function storeFile(rt: ContentRuntime, tenant: string, source: Asyn
     );
   }
 
-  const hash = createHash('sha512');
+  const hash = sha512();
   let size = 0;
   async function* body(): AsyncGenerator<Buffer> {
-    hash.update(first);
+    await hash.update(first);
     size = first.length;
     yield first;
     if (ended) return;
@@ -83,19 +85,22 @@ export async function storeFile(rt: ContentRuntime, tenant: string, source: Asyn
       const b = toBuffer(r.value);
       size += b.length;
       if (size > max) throw tooLarge();
-      hash.update(b);
+      await hash.update(b);
       yield b;
     }
   }
   const key = randomUUID();
   const stream = Readable.from(body(), { objectMode: false, highWaterMark: 1 });
+  let digest: string;
   try {
     await rt.blobs.put(tenant, key, stream, type.mime);
+    digest = await hash.digest();
   } catch (e) {
+    hash.discard();
     source.destroy?.();
     // The port removed its temporary file; make sure no blob survives a failure after commit either.
     await rt.blobs.delete(tenant, key).catch(() => undefined);
     throw e;
   }
-  return { key, size, sha512: hash.digest('hex'), mimeType: type.mime, ext: type.ext };
+  return { key, size, sha512: digest, mimeType: type.mime, ext: type.ext };
 }

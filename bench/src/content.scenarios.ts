@@ -34,6 +34,8 @@ export interface UploadFigures {
   ratio: number;
   /** Every round's upload / copy, in the order run. */
   rounds: number[];
+  /** Every round's MB/s, in the order run. */
+  roundsMbs: { copy: number; floor: number; upload: number }[];
   /** The bare node:http floor (hash, write, fsync), of the same round. */
   floorMbs: number;
   /** The median over the rounds of upload / floor. */
@@ -100,7 +102,20 @@ async function uploader(url: string, key: string, path: string, size: number): P
   };
 }
 
-/** A plain stream copy of `src` on the same disk, removed after: MB/s. */
+/**
+ * Flushes a file written before the rounds (untimed): its writeback would otherwise land in the middle
+ * of a round (the kernel writes dirty pages back ~30 s later, or when enough pile up).
+ */
+async function synced(path: string): Promise<void> {
+  const f = await open(path, 'r+');
+  try {
+    await f.sync();
+  } finally {
+    await f.close();
+  }
+}
+
+/** A plain stream copy of `src` on the same disk, removed after (it never reached the disk): MB/s. */
 async function copyMbs(src: string, copy: string, size: number): Promise<number> {
   const t0 = performance.now();
   await pipeline(createReadStream(src), createWriteStream(copy));
@@ -155,24 +170,23 @@ async function storeBody(req: AsyncIterable<Buffer>, path: string): Promise<stri
 
 /** The floor: a bare node:http server storing the body as the product must (SHA-512, a file, fsync), as fast as it simply can. */
 async function bareUploadServer(dir: string): Promise<{ url: string; close(): Promise<void> }> {
+  // Every body in a file of its own, kept until close() (see `uploadScenario`).
+  const files: string[] = [];
   const server = createServer((req, res) => {
-    const path = join(dir, 'bench-floor.bin');
-    storeBody(req, path)
-      .then(async (sha512) => {
-        res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sha512 }));
-        await rm(path);
-      })
-      .catch(async () => {
-        // Not writeHead once the 201 went (a failed rm): that would throw again, unhandled.
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-        await rm(path, { force: true });
-      });
+    const path = join(dir, `bench-floor-${files.length}.bin`);
+    files.push(path);
+    storeBody(req, path).then(
+      (sha512) => res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sha512 })),
+      () => res.writeHead(500).end(),
+    );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () => new Promise<void>((r) => server.close(() => r()).closeAllConnections()),
+    async close() {
+      await new Promise<void>((r) => server.close(() => r()).closeAllConnections());
+      await Promise.all(files.map((f) => rm(f, { force: true })));
+    },
   };
 }
 
@@ -181,6 +195,7 @@ export async function uploadScenario(o: { baseUrl: string; key: string; dir: str
   const size = sizeMb * MB;
   const src = join(o.dir, 'bench-upload.pdf');
   await makeFile(src, size);
+  await synced(src);
 
   const gql = await fetch(`${o.baseUrl}/graphql`, {
     method: 'POST',
@@ -189,6 +204,10 @@ export async function uploadScenario(o: { baseUrl: string; key: string; dir: str
   });
   const groupId = ((await gql.json()) as { data: { createMediaGroup: { group: { id: string } } } }).data.createMediaGroup.group.id;
 
+  // No file that reached the disk is removed before the last round: this machine's root filesystem is
+  // mounted with `discard`, so a 200 MB file removed between two steps is trimmed at the next journal
+  // commit, which the next step's fsync then waits for. The floor's files and the uploaded blobs stay
+  // until the scenario ends; a copy (never synced) is removed at once, before the kernel writes it back.
   const floor = await bareUploadServer(o.dir);
   const rounds: { copyMbs: number; floorMbs: number; uploadMbs: number; ratio: number }[] = [];
   let peakAboveIdle = 0;
@@ -208,7 +227,7 @@ export async function uploadScenario(o: { baseUrl: string; key: string; dir: str
       rounds.push({ copyMbs: copy, floorMbs: sizeMb / (bare.ms / 1000), uploadMbs, ratio: uploadMbs / copy });
     }
   } finally {
-    // A failed round leaves neither the floor listening nor the 200 MB source on the disk.
+    // A failed round leaves neither the floor listening nor the 200 MB files on the disk.
     await floor.close();
     await rm(src, { force: true });
   }
@@ -217,6 +236,7 @@ export async function uploadScenario(o: { baseUrl: string; key: string; dir: str
     sizeMb,
     ...mid,
     rounds: rounds.map((r) => r.ratio),
+    roundsMbs: rounds.map((r) => ({ copy: Math.round(r.copyMbs), floor: Math.round(r.floorMbs), upload: Math.round(r.uploadMbs) })),
     uploadOverFloor: median(rounds.map((r) => r.uploadMbs / r.floorMbs)),
     peakRssAboveIdleMb: peakAboveIdle / MB,
   };
@@ -233,6 +253,7 @@ export function printUpload(f: UploadFigures): void {
   console.log(`| floor: a bare node:http server, the same client: SHA-512, a file, fsync | ${f.floorMbs.toFixed(0)} |`);
   console.log(`| POST /media/{group_id}/{file_name} (raw body → blob store) | ${f.uploadMbs.toFixed(0)} |`);
   console.log(`\nupload / local copy: ${f.ratio.toFixed(2)}× (rounds ${low.toFixed(2)}-${Math.max(...f.rounds).toFixed(2)}; target ≥ 0.50×: ${met})`);
+  console.log(`rounds in the order run, MB/s (copy / floor / upload): ${f.roundsMbs.map((r) => `${r.copy} / ${r.floor} / ${r.upload}`).join('; ')}`);
   console.log(`upload / the bare node:http floor: ${f.uploadOverFloor.toFixed(2)}× (median of the rounds)`);
   console.log(`peak RSS above idle during the upload: ${f.peakRssAboveIdleMb.toFixed(0)} MB (target < 150 MB)`);
 }

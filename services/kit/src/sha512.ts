@@ -203,11 +203,15 @@ function offThread(w: RingWorker): Sha512 {
 
 function onThread(): Sha512 {
   const hash = createHash('sha512');
+  let done = false;
+  const open = () => {
+    if (done) throw new Error('the hash is already done');
+  };
   return {
     offThread: false,
-    update: (chunk) => void hash.update(chunk),
-    digest: async () => hash.digest('hex'),
-    discard: () => undefined,
+    update: (chunk) => void (open(), hash.update(chunk)),
+    digest: async () => (open(), (done = true), hash.digest('hex')),
+    discard: () => void (done = true),
   };
 }
 

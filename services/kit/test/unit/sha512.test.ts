@@ -31,6 +31,16 @@ test('the digest is node:crypto’s for small, socket-sized, ring-sized and larg
   }
 });
 
+test('on the event loop too, a hash is done after its digest or a discard', async () => {
+  const busy = [sha512(), sha512()];
+  const h = sha512();
+  expect(h.offThread).toBe(false);
+  h.discard();
+  await expect(h.digest()).rejects.toThrow('already done');
+  expect(() => h.update(Buffer.from('x'))).toThrow('already done');
+  await Promise.all(busy.map((b) => b.digest()));
+});
+
 test('a chunk may be reused once update resolved: the hash has its own copy', async () => {
   const h = sha512();
   const buf = Buffer.alloc(64 * 1024, 1);
@@ -49,12 +59,12 @@ test('two uploads hash on two workers at once; a third, meanwhile, on the event 
   // Both workers are free again.
   const [d, e] = [sha512(), sha512()];
   expect([d.offThread, e.offThread]).toEqual([true, true]);
-  d.discard();
-  e.discard();
+  await Promise.all([d.digest(), e.digest()]);
 });
 
 test('a discarded hash (a failed upload) leaves its worker clean for the next one', async () => {
   const failed = sha512();
+  expect(failed.offThread).toBe(true);
   await failed.update(randomBytes(3 * MB));
   failed.discard();
   failed.discard(); // twice is harmless

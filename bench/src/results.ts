@@ -9,6 +9,7 @@ import type { LoadResult } from './load.js';
 import type { CapacityStep } from './capacity.scenarios.js';
 import type { StartResult } from './start.scenarios.js';
 import type { UploadFigures } from './content.scenarios.js';
+import { speedLine, type MachineSpeed } from './machine-speed.js';
 
 export interface BenchResult {
   /** ISO time the run finished. */
@@ -25,6 +26,8 @@ export interface BenchResult {
   starts?: StartResult[];
   /** Scenario 4: the upload against a local copy (recorded since 2026-11-30 14:30). */
   upload?: UploadFigures;
+  /** The fixed probes at the start and the end of the run (bench/src/machine-speed.ts; recorded since 2026-12-01). */
+  speed?: { start: MachineSpeed; end: MachineSpeed };
 }
 
 /** The newest earlier result in `dir` (file names sort by time), or undefined. */
@@ -39,13 +42,16 @@ export function previousResult(dir: string): BenchResult | undefined {
   return last ? (JSON.parse(readFileSync(join(dir, last), 'utf8')) as BenchResult) : undefined;
 }
 
+/** The change from `was` to `now` in percent, signed ("+4.9 %"). */
+const percent = (now: number, was: number) => `${now >= was ? '+' : ''}${(((now - was) / was) * 100).toFixed(1)} %`;
+
 /** One line per load of `current`: its req/s and the change against `previous` (same name), or "new". */
 export function deltaLines(previous: BenchResult | undefined, current: BenchResult): string[] {
   const before = new Map((previous?.loads ?? []).map((l) => [l.name, l]));
   const width = Math.max(0, ...current.loads.map((l) => l.name.length));
   return current.loads.map((l) => {
     const p = before.get(l.name);
-    const change = p && p.rps > 0 ? `${l.rps >= p.rps ? '+' : ''}${(((l.rps - p.rps) / p.rps) * 100).toFixed(1)} % (was ${Math.round(p.rps)} req/s)` : 'new';
+    const change = p && p.rps > 0 ? `${percent(l.rps, p.rps)} (was ${Math.round(p.rps)} req/s)` : 'new';
     return `${l.name.padEnd(width)}  ${String(Math.round(l.rps)).padStart(7)} req/s  ${change}`;
   });
 }
@@ -67,6 +73,18 @@ export function uploadDeltaLines(previous: BenchResult | undefined, current: Ben
   const was = previous?.upload;
   const change = was ? `${now.ratio >= was.ratio ? '+' : ''}${(now.ratio - was.ratio).toFixed(2)} (was ${was.ratio.toFixed(2)}×)` : 'new';
   return [`upload / local copy  ${now.ratio.toFixed(2)}×  ${change}`];
+}
+
+/** The machine's speed at the start of `current` against `previous`'s start, or nothing when `current` did not record it. */
+export function speedDeltaLines(previous: BenchResult | undefined, current: BenchResult): string[] {
+  const now = current.speed?.start;
+  if (!now) return [];
+  const was = previous?.speed?.start;
+  if (!was) return [`machine speed at the start  ${speedLine(now)}  new`];
+  return [
+    `machine speed at the start  SHA-512 ${now.sha512MBs} MB/s ${percent(now.sha512MBs, was.sha512MBs)} (was ${was.sha512MBs}), ` +
+      `JSON ${now.jsonRoundTripsPerSecond} round trips/s ${percent(now.jsonRoundTripsPerSecond, was.jsonRoundTripsPerSecond)} (was ${was.jsonRoundTripsPerSecond})`,
+  ];
 }
 
 /** The repository's print width (.prettierrc.json). */

@@ -25,6 +25,7 @@
  * same device documents (bench/src/bulk.scenarios.ts).
  * Scenario 13 (operator console): first load of /console on loopback and its JavaScript gzipped,
  * against the budgets of 1 s and 350 kB (bench/src/console.scenarios.ts).
+ * Before the first scenario and after the last: the machine's speed on fixed probes (bench/src/machine-speed.ts).
  * Set BENCH_SECONDS / BENCH_CONNECTIONS to change the load (defaults 10 s, 10 connections).
  * BENCH_SMOKE=true (run by `npm test`): every scenario for about a second, no warm-up, fewer
  * devices; figures are not judged, but a scenario that fails or answers with errors fails the run.
@@ -65,7 +66,8 @@ import { printReports, reportsScenario } from './reports.scenarios.js';
 import { webPlayerFleet } from './web-player.scenarios.js';
 import { overrideFleet } from './override.scenarios.js';
 import { consoleLoad, printConsoleLoad } from './console.scenarios.js';
-import { deltaLines, previousResult, startDeltaLines, uploadDeltaLines, writeResult, type BenchResult } from './results.js';
+import { deltaLines, previousResult, speedDeltaLines, startDeltaLines, uploadDeltaLines, writeResult, type BenchResult } from './results.js';
+import { machineSpeed, speedLine } from './machine-speed.js';
 import { addBenchDevices, BENCH_KEY as KEY, BENCH_OWNER, BENCH_PASSWORD, startBenchApp, withBenchApp } from './bench-app.js';
 
 const smoke = process.env.BENCH_SMOKE === 'true';
@@ -85,6 +87,11 @@ if (process.env.BENCH_ONLY === 'upload') {
   printUpload(await withBenchApp('upload', (app, dir) => uploadScenario({ baseUrl: app.baseUrl, key: KEY, dir, ...UPLOAD })));
   process.exit(0);
 }
+// The machine's speed before anything runs, and again at the end (bench/src/machine-speed.ts): what tells
+// a slow host from a regression in the absolute figures (start, bulk commands), which have no floor beside them.
+const speedAtStart = machineSpeed(smoke ? 3 : 5);
+console.log(`machine speed at the start: ${speedLine(speedAtStart)}`);
+
 // Scenario 8 (start) first, on a machine nothing else loads yet: run after the other scenarios (whose
 // stores keep working in the background, e.g. chDB merging a million plays) it read about twice
 // what it reads alone (4.5 against 2.1 s on 2026-11-30).
@@ -370,6 +377,9 @@ const capacity = await runCapacity(smoke);
 console.log('\nCapacity: the distributed topology over Redis\n');
 const capacityDistributed = await runDistributedCapacity(smoke);
 
+const speedAtEnd = machineSpeed(smoke ? 3 : 5);
+console.log(`\nmachine speed at the end: ${speedLine(speedAtEnd)} (at the start: ${speedLine(speedAtStart)})`);
+
 const broken = brokenScenarios([...results, ...authResults, ...deviceResults, ...manifestResults, ...telemetryResults]);
 if (fleet.errors > 0) broken.push(`web player fleet: ${fleet.errors} errors`);
 if (override && override.errors > 0) broken.push(`emergency override: ${override.errors} screens did not acknowledge`);
@@ -393,10 +403,16 @@ else {
     ...(capacityDistributed ? { capacityDistributed } : {}),
     starts,
     upload,
+    speed: { start: speedAtStart, end: speedAtEnd },
   };
   const previous = previousResult(historyDir);
   console.log(`\nchange since ${previous ? `${previous.date}${previous.commit ? ` (${previous.commit})` : ''}` : 'nothing (first result)'}:`);
-  for (const line of [...deltaLines(previous, current), ...startDeltaLines(previous, current), ...uploadDeltaLines(previous, current)])
+  for (const line of [
+    ...speedDeltaLines(previous, current),
+    ...deltaLines(previous, current),
+    ...startDeltaLines(previous, current),
+    ...uploadDeltaLines(previous, current),
+  ])
     console.log(`  ${line}`);
   console.log(`result written to ${writeResult(historyDir, current)}`);
 }

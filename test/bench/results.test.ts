@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deltaLines, previousResult, startDeltaLines, writeResult, type BenchResult } from '../../bench/src/results.js';
+import { deltaLines, previousResult, speedDeltaLines, startDeltaLines, writeResult, type BenchResult } from '../../bench/src/results.js';
+import { machineSpeed } from '../../bench/src/machine-speed.js';
 
 const load = (name: string, rps: number) => ({ name, rps, p50: 1, p99: 2, errors: 0 });
 const result = (date: string, loads: BenchResult['loads']): BenchResult => ({ date, machine: '2 × cpu, 24 GiB', node: '20.20.2', loads });
@@ -44,6 +45,25 @@ test('starts are compared by process: the milliseconds to ready and their change
   };
   expect(startDeltaLines(previous, current)).toEqual(['start: all-in-one  1800 ms  -300 ms (was 2100 ms)', 'start: datatables subgraph  700 ms  new']);
   expect(startDeltaLines(result('c', []), result('d', []))).toEqual([]);
+});
+
+test("the machine's speed is measured by its fixed probes and compared with the last run's start", () => {
+  const speed = machineSpeed(1);
+  expect(speed.sha512MBs).toBeGreaterThan(0);
+  expect(speed.jsonRoundTripsPerSecond).toBeGreaterThan(0);
+  expect(Number.isInteger(speed.sha512MBs) && Number.isInteger(speed.jsonRoundTripsPerSecond)).toBe(true);
+
+  const at = (sha512MBs: number, jsonRoundTripsPerSecond: number) => ({ sha512MBs, jsonRoundTripsPerSecond });
+  const previous = { ...result('a', []), speed: { start: at(880, 2000), end: at(870, 1900) } };
+  const current = { ...result('b', []), speed: { start: at(616, 2100), end: at(700, 2000) } };
+  expect(speedDeltaLines(previous, current)).toEqual([
+    'machine speed at the start  SHA-512 616 MB/s -30.0 % (was 880), JSON 2100 round trips/s +5.0 % (was 2000)',
+  ]);
+  // A previous run from before the probes: "new"; a run without them: nothing.
+  expect(speedDeltaLines(result('a', []), current)).toEqual([
+    'machine speed at the start  SHA-512 616 MB/s, JSON 2100 round trips/s (a 50-device answer)  new',
+  ]);
+  expect(speedDeltaLines(previous, result('b', []))).toEqual([]);
 });
 
 test('a result file is written as the formatter writes it, so a full run commits without a format pass', async () => {

@@ -7,7 +7,7 @@
  * whose store throws those errors for a while (then the embedded chDB store answers), backs off and
  * stores every record: none reaches dead_letters.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, isTransientError, TOPICS, type AnalyticsStore } from '@pylon/kit';
@@ -106,8 +106,9 @@ test('the ingest backs off through overload errors (store still answering ping) 
       return store.insert(table, rows, options);
     },
   });
+  const streamDir = await mkdtemp(join(tmpdir(), 'pylon-overload-stream-'));
   const stream = await createLmdbStream({
-    path: await mkdtemp(join(tmpdir(), 'pylon-overload-stream-')),
+    path: streamDir,
     retryBaseMs: 20,
     retryMaxMs: 100,
     retentionIntervalMs: 0,
@@ -125,5 +126,6 @@ test('the ingest backs off through overload errors (store still answering ping) 
   } finally {
     await ingest.close();
     await stream.close();
+    await rm(streamDir, { recursive: true, force: true });
   }
 }, 60_000);
